@@ -1,0 +1,52 @@
+"""The domain vocabulary: attributes, their value types and labels, read once from ``settings/vocabulary.json``.
+
+This module is the one place the rest of the project learns which attributes exist; it imports neither Scrapy
+nor the database.
+"""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute of a journal: its name, value type, whether it is a ``JournalItem`` field, its labels."""
+
+    name: str
+    type: str
+    core: bool
+    labels: tuple[str, ...]
+
+
+@cache
+def load_attributes() -> tuple[Attribute, ...]:
+    """Every attribute of the vocabulary, in the order of ``settings/vocabulary.json``."""
+    raw = pkgutil.get_data("settings", "vocabulary.json")
+    if raw is None:  # pragma: no cover - only when the package data is missing from an install
+        raise RuntimeError("settings/vocabulary.json is missing from the installed package")
+    return tuple(
+        Attribute(name=a["name"], type=a["type"], core=a["core"], labels=tuple(a["labels"]))
+        for a in json.loads(raw)["attributes"]
+    )
+
+
+def attribute_names() -> tuple[str, ...]:
+    """Names of every attribute, core ones first as in the vocabulary file."""
+    return tuple(a.name for a in load_attributes())
+
+
+def core_attribute_names() -> tuple[str, ...]:
+    """Names of the attributes that are ``JournalItem`` fields."""
+    return tuple(a.name for a in load_attributes() if a.core)
+
+
+def attribute(name: str) -> Attribute:
+    """The attribute called ``name``; ``KeyError`` when the vocabulary has none."""
+    for a in load_attributes():
+        if a.name == name:
+            return a
+    raise KeyError(name)

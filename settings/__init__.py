@@ -1,0 +1,7 @@
+"""Settings modules of the ``journals`` project, and the domain data they point to.
+
+``default`` crawls into a local SQLite file with a page cache and polite defaults; ``production`` reads the
+database from ``DATABASE_URL`` and throttles itself. ``vocabulary.json`` (attributes, value types, labels) and
+``sites.json`` (each real publisher's start URL and navigation hints) are data, read with :func:`pkgutil.get_data`
+so they travel inside a scrapyd egg.
+"""

@@ -1,0 +1,44 @@
+"""Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
+
+BOT_NAME = "journals"
+SPIDER_MODULES = ["journals.spiders"]
+NEWSPIDER_MODULE = "journals.spiders"
+COMMANDS_MODULE = "journals.commands"
+
+USER_AGENT = "journals (+https://github.com/journals/journals; research crawler)"
+ROBOTSTXT_OBEY = True
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 8
+DOWNLOAD_DELAY = 0
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+RETRY_TIMES = 3
+REDIRECT_MAX_TIMES = 10
+TELNETCONSOLE_ENABLED = False
+FEED_EXPORT_ENCODING = "utf-8"
+LOG_LEVEL = "INFO"
+
+# Where rows and cached pages go: any SQLAlchemy URL. DATABASE_URL in the environment wins (see journals.store).
+DATABASE_URL = "sqlite:///journals.db"
+DATABASE_BATCH_SIZE = 200
+
+# Page cache: Scrapy's own middleware, our SQL storage. DummyPolicy keeps every page; set
+# HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy" to revalidate on re-crawls and
+# HTTPCACHE_IGNORE_MISSING = True to replay offline (see README).
+HTTPCACHE_ENABLED = True
+HTTPCACHE_STORAGE = "journals.cache.SQLCacheStorage"
+HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"
+HTTPCACHE_EXPIRATION_SECS = 0
+HTTPCACHE_IGNORE_HTTP_CODES = [500, 502, 503, 504, 408, 429]
+
+ITEM_PIPELINES = {
+    "journals.pipelines.extraction.ExtractionPipeline": 300,
+    "journals.pipelines.store.SQLStorePipeline": 900,
+}
+
+FEED_EXPORT_FIELDS = [
+    "source", "url", "title", "issn", "eissn", "impact_factor", "five_year_impact_factor",
+    "citescore", "sjr", "snip", "editor_in_chief", "attributes",
+]
+FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}

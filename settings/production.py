@@ -1,0 +1,14 @@
+"""Production settings: the database from ``DATABASE_URL``, AutoThrottle, remote-access services off."""
+
+import os
+
+from settings.default import *  # noqa: F403  (a settings module extends the defaults by design)
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+TELNETCONSOLE_ENABLED = False
+REMOTECONTROL_ENABLED = False
+LOG_LEVEL = "INFO"
