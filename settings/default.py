@@ -42,3 +42,5 @@ FEED_EXPORT_FIELDS = [
     "citescore", "sjr", "snip", "editor_in_chief", "attributes",
 ]
 FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
+MDR_MAX_NODE_LENGTH = 10
+MDR_THRESHOLD = 0.3

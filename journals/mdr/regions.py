@@ -1,0 +1,159 @@
+"""Data regions (Liu, Grossman, Zhai 2003, §3.2): CombComp, IdentDRs, FindDRs and UnCoveredDRs.
+
+Everything is 0-based. A region keeps its parent node (pitfall P1 of the reconstruction), only the
+root's regions are returned (P2), "similar" means a normalised edit distance at most T (P3), the
+``TreeDepth >= 3`` test is the subtree height (P4) and an unset region is ``None``, not start 0 (P5).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import NamedTuple
+
+from rapidfuzz.distance import Levenshtein
+
+from journals.mdr.tagtree import TagTree
+
+_MIN_HEIGHT = 3  # the paper's TreeDepth(Node) >= 3: the node has grandchildren
+
+
+class Region(NamedTuple):
+    """A data region as tag-tree node numbers: ``count`` children of ``parent`` from ``start``, ``k`` a GN."""
+
+    parent: int
+    k: int
+    start: int
+    count: int
+
+
+def similar(a: str, b: str, threshold: float) -> bool:
+    """Whether two tag strings are within normalised edit distance ``threshold`` (distance / mean length).
+
+    Rejects on length first (the distance is at least the length difference), then lets rapidfuzz stop
+    at the cutoff: above it rapidfuzz returns ``cutoff + 1``, never the true distance.
+    """
+    cutoff = int(threshold * (len(a) + len(b)) / 2 + 1e-9)
+    if abs(len(a) - len(b)) > cutoff:
+        return False
+    return Levenshtein.distance(a, b, score_cutoff=cutoff) <= cutoff
+
+
+def nodes_similar(tree: TagTree, first: int, second: int, threshold: float) -> bool:
+    """Whether the subtrees of two nodes have similar tag strings."""
+    tokens, ends = tree.tokens, tree.ends
+    return similar(tokens[first : ends[first]], tokens[second : ends[second]], threshold)
+
+
+def _pair_similar(tree: TagTree, kids: list[int], k: int, j: int, threshold: float) -> bool:
+    """CombComp's comparison: GN ``kids[j:j+k]`` against the GN ``kids[j+k:j+2k]`` that follows it."""
+    ends = tree.ends
+    a_start, a_end = kids[j], ends[kids[j + k - 1]]
+    b_start, b_end = kids[j + k], ends[kids[j + 2 * k - 1]]
+    len_a, len_b = a_end - a_start, b_end - b_start
+    cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
+    if abs(len_a - len_b) > cutoff:
+        return False
+    tokens = tree.tokens
+    return Levenshtein.distance(tokens[a_start:a_end], tokens[b_start:b_end], score_cutoff=cutoff) <= cutoff
+
+
+class _Runs(NamedTuple):
+    """For one GN length k and one phase (start index mod k): maximal runs of similar adjacent GN pairs."""
+
+    firsts: list[int]
+    lasts: list[int]
+
+
+def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> dict[tuple[int, int], _Runs]:
+    """Compare every pair of adjacent GNs of every length up to ``max_k`` once (CombComp, Figure 6).
+
+    The results are kept as runs per (k, phase), which lets IdentDRs find, for any start, the first
+    run of each phase with a binary search instead of rescanning the children.
+    """
+    size = len(kids)
+    runs: dict[tuple[int, int], _Runs] = {}
+    for k in range(1, max_k + 1):
+        if 2 * k > size:
+            break
+        for phase in range(k):
+            firsts: list[int] = []
+            lasts: list[int] = []
+            run_first = -1
+            for j in range(phase, size - 2 * k + 1, k):
+                if _pair_similar(tree, kids, k, j, threshold):
+                    if run_first < 0:
+                        run_first = j
+                    last = j
+                elif run_first >= 0:
+                    firsts.append(run_first)
+                    lasts.append(last)
+                    run_first = -1
+            if run_first >= 0:
+                firsts.append(run_first)
+                lasts.append(last)
+            if firsts:
+                runs[k, phase] = _Runs(firsts, lasts)
+    return runs
+
+
+def _ident_drs(parent: int, size: int, runs: dict[tuple[int, int], _Runs], max_k: int) -> list[Region]:
+    """IdentDRs (Figure 8) from ``start = 0``, its tail recursion written as a loop.
+
+    For each k and each phase f = start..start+k-1 the candidate is the first run of similar pairs at
+    or after f; the best candidate covers the most children and starts no later than the best so far
+    (so ties go to the smallest k, the paper's "smallest length that covers the region").
+    """
+    regions: list[Region] = []
+    start = 0
+    while start < size:
+        best: tuple[int, int, int] | None = None  # (k, start, count)
+        for k in range(1, max_k + 1):
+            for first_phase in range(start, start + k):
+                phase_runs = runs.get((k, first_phase % k))
+                if phase_runs is None:
+                    continue
+                index = bisect_left(phase_runs.lasts, first_phase)
+                if index == len(phase_runs.lasts):
+                    continue
+                run_start = max(phase_runs.firsts[index], first_phase)
+                count = phase_runs.lasts[index] - run_start + 2 * k
+                if best is None or (best[2] < count and run_start <= best[1]):
+                    best = (k, run_start, count)
+        if best is None:
+            break
+        regions.append(Region(parent, *best))
+        start = best[1] + best[2]
+    return regions
+
+
+def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
+    """FindDRs over the whole tree: the root's data regions, uncovered ones of descendants included.
+
+    Nodes are visited in reverse preorder, so every child is done before its parent; a child's regions
+    rise to its parent unless one of the parent's own regions covers that child (UnCoveredDRs).
+    """
+    found: dict[int, list[Region]] = {}
+    children, heights = tree.children, tree.heights
+    for node in range(len(tree.elements) - 1, -1, -1):
+        if heights[node] < _MIN_HEIGHT:
+            continue
+        kids = children[node]
+        own = _ident_drs(node, len(kids), _comb_comp(tree, kids, max_k, threshold), max_k)
+        covered = bytearray(len(kids))
+        for region in own:
+            covered[region.start : region.start + region.count] = b"\x01" * region.count
+        # small-to-large: extend the longest list of a child so each region moves O(log n) times
+        lists = [found.pop(kid) for index, kid in enumerate(kids) if kid in found and not covered[index]]
+        for index, kid in enumerate(kids):
+            if covered[index]:
+                found.pop(kid, None)
+        if not lists and not own:
+            continue
+        lists.sort(key=len, reverse=True)
+        merged = lists[0] if lists else []
+        for other in lists[1:]:
+            merged.extend(other)
+        merged.extend(own)
+        found[node] = merged
+    root_regions = found.get(0, [])
+    return sorted(root_regions, key=lambda region: (region.parent, region.start))

@@ -1,0 +1,69 @@
+"""The tag tree: elements only, preorder slices, XPaths identical to lxml's, no recursion."""
+
+from pathlib import Path
+
+import lxml.html
+import pytest
+from lxml import etree
+
+from journals.mdr.tagtree import TagTree, parse_html
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "mdr"
+PAGE = """<html><head><title>t</title><style>p {}</style></head><body>
+<!-- a comment --><?php echo 1; ?><script>var x;</script>
+<ul><li><a href="/a">A</a> one</li><li><a href="/b">B</a> two<script>no</script></li></ul>
+<fb:like>x</fb:like><p>1</p><p>2</p></body></html>"""
+
+
+def test_elements_only_in_preorder():
+    tree = TagTree.build(parse_html(PAGE))
+    assert [tree.tag(node) for node in range(len(tree.elements))] == [
+        "html", "head", "title", "body", "ul", "li", "a", "li", "a", "fb:like", "p", "p",
+    ]
+    assert len(tree.tokens) == len(tree.elements)
+    assert tree.heights[0] == 5
+    assert tree.children[3] == [4, 9, 10, 11]
+
+
+def test_subtree_slices_and_text():
+    tree = TagTree.build(parse_html(PAGE))
+    ul = 4
+    assert tree.ends[ul] == 9
+    assert tree.tokens[5 : tree.ends[5]] == tree.tokens[7 : tree.ends[7]]  # li a == li a
+    assert tree.text(ul) == "A one B two"
+
+
+def test_xpaths_are_lxml_getpath():
+    root = parse_html(PAGE)
+    tree = TagTree.build(root)
+    expected = [root.getroottree().getpath(element) for element in tree.elements]
+    assert [tree.xpath(node) for node in range(len(tree.elements))] == expected
+    assert tree.xpath(10) == "/html/body/p[1]"
+
+
+@pytest.mark.parametrize("name", ["htmlpage0.html", "htmlpage1.html"])
+def test_xpaths_match_on_real_pages(name):
+    root = parse_html((DATA / "scrapinghub-mdr" / name).read_bytes())
+    tree = TagTree.build(root)
+    getpath = root.getroottree().getpath
+    assert all(tree.xpath(node) == getpath(element) for node, element in enumerate(tree.elements))
+
+
+@pytest.mark.parametrize("html", ["", "   ", b"", "<!-- only a comment -->"])
+def test_empty_documents_parse_to_none(html):
+    assert parse_html(html) is None
+
+
+def test_str_with_encoding_declaration():
+    root = parse_html('<?xml version="1.0" encoding="utf-8"?><html><body><p>é</p></body></html>')
+    assert root.xpath("string(//p)") == "é"
+
+
+def test_deep_tree_builds_without_recursion():
+    root = lxml.html.document_fromstring("<html><body></body></html>")
+    node = root.find("body")
+    for _ in range(10_000):
+        node = etree.SubElement(node, "div")
+    tree = TagTree.build(root)
+    assert tree.heights[0] == 10_002
+    assert tree.xpath(len(tree.elements) - 1).count("/div") == 10_000
