@@ -1,0 +1,64 @@
+"""``scrapy sandbox``: serve the sandbox publisher web on 127.0.0.1 until interrupted."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from journals.sandbox.server import SandboxServer
+from journals.sandbox.truth import write_truth
+from journals.sandbox.web import SandboxWeb
+
+
+class Command(ScrapyCommand):
+    """Serve the sandbox publisher web, optionally writing its ground truth first."""
+
+    requires_project = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        """Usage line."""
+        return "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--url-file FILE]"
+
+    def short_desc(self) -> str:
+        """One line for ``scrapy -h``."""
+        return "Serve the sandbox publisher web (generated from a seed) on 127.0.0.1"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        """The sandbox's options."""
+        super().add_options(parser)
+        parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0: any free port)")
+        parser.add_argument("--seed", type=int, default=1, help="seed of the generated world")
+        parser.add_argument("--journals", type=int, default=2000, help="number of journals in the world")
+        parser.add_argument("--truth", metavar="FILE", help="write the ground truth as JSON to FILE")
+        parser.add_argument("--url-file", metavar="FILE", help="write the served base URL to FILE once listening")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Bind, write the truth and URL file, serve until SIGINT or SIGTERM."""
+        if args:
+            raise UsageError("scrapy sandbox takes no positional arguments")
+        if opts.journals < 1:
+            raise UsageError("--journals must be at least 1")
+        web = SandboxWeb(seed=opts.seed, size=opts.journals)
+        try:
+            server = SandboxServer(web, port=opts.port)
+        except OSError as error:
+            raise UsageError(f"cannot listen on 127.0.0.1:{opts.port}: {error.strerror}") from error
+        if opts.truth:
+            write_truth(web, server.base_url, opts.truth)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        print(f"Sandbox publisher web on {server.base_url}/ (seed {opts.seed}, {opts.journals} journals)", flush=True)
+        if opts.url_file:
+            Path(opts.url_file).write_text(server.base_url + "\n", encoding="utf-8")
+        try:
+            server.serve_forever()
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            server.server_close()

@@ -1,0 +1,198 @@
+"""Sources of the sandbox world: each site's selection, projection and error, per the integration paper's model.
+
+A *publisher* site publishes the journals it owns (selection by publisher), a few attributes of each (projection)
+and rarely leaves a value out (error). An *aggregator* publishes a sample of every publisher's journals and its
+values may be missing, a year stale, rounded or slightly wrong. What a site shows is what :meth:`Site.shown_values`
+returns: the truth an extractor is measured against.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property
+
+from journals.sandbox.relation import Journal, JournalRelation
+
+
+@dataclass(frozen=True)
+class SiteSpec:
+    """How one site selects, projects and corrupts the hidden relation."""
+
+    name: str
+    kind: str
+    """``publisher`` or ``aggregator``."""
+    attributes: tuple[str, ...]
+    """The projection: attributes this site publishes (``title`` always)."""
+    page_size: int
+    selection_rate: float = 1.0
+    """Aggregators: the share of all journals they list."""
+    null_rate: float = 0.03
+    stale_rate: float = 0.0
+    round_rate: float = 0.0
+    wrong_rate: float = 0.0
+
+
+SITE_SPECS: tuple[SiteSpec, ...] = (
+    SiteSpec(
+        "elsevier",
+        "publisher",
+        (
+            "title",
+            "issn",
+            "impact_factor",
+            "five_year_impact_factor",
+            "citescore",
+            "sjr",
+            "snip",
+            "editor_in_chief",
+            "open_access",
+        ),
+        page_size=25,
+    ),
+    SiteSpec(
+        "wiley", "publisher", ("title", "issn", "eissn", "impact_factor", "editor_in_chief", "subject"), page_size=40
+    ),
+    SiteSpec(
+        "nature",
+        "publisher",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "editor_in_chief"),
+        page_size=20,
+    ),
+    SiteSpec(
+        "bmj", "publisher", ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"), page_size=30
+    ),
+    SiteSpec(
+        "oxford",
+        "publisher",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "editor_in_chief"),
+        page_size=50,
+    ),
+    SiteSpec(
+        "springer",
+        "publisher",
+        (
+            "title",
+            "issn",
+            "eissn",
+            "impact_factor",
+            "five_year_impact_factor",
+            "sjr",
+            "snip",
+            "editor_in_chief",
+            "open_access",
+            "apc",
+        ),
+        page_size=20,
+    ),
+    SiteSpec(
+        "scimago",
+        "aggregator",
+        ("title", "issn", "eissn", "sjr", "h_index", "citescore", "subject", "publisher"),
+        page_size=50,
+        selection_rate=0.6,
+        null_rate=0.06,
+        stale_rate=0.1,
+        round_rate=0.05,
+        wrong_rate=0.03,
+    ),
+    SiteSpec(
+        "metricsdb",
+        "aggregator",
+        ("title", "issn", "impact_factor", "citescore", "snip"),
+        page_size=100,
+        selection_rate=0.5,
+        null_rate=0.06,
+        stale_rate=0.12,
+        round_rate=0.1,
+        wrong_rate=0.03,
+    ),
+)
+PUBLISHER_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "publisher")
+NUMERIC = frozenset({"impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip"})
+LETTERS = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0-9")
+
+
+def slugify(title: str) -> str:
+    """A URL slug for a title: ASCII letters and digits joined by hyphens."""
+    ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")
+
+
+def letter_of(title: str) -> str:
+    """The A–Z index letter a title is listed under (``0-9`` for digits)."""
+    first = title[0].upper()
+    return first if "A" <= first <= "Z" else "0-9"
+
+
+class Site:
+    """One source of the sandbox world over a :class:`JournalRelation`."""
+
+    def __init__(self, spec: SiteSpec, relation: JournalRelation) -> None:
+        self.spec = spec
+        self.relation = relation
+        self.name = spec.name
+
+    @cached_property
+    def journal_indices(self) -> list[int]:
+        """Indices of the journals this site lists, in A–Z order of their titles (the selection)."""
+        titles = self.relation.titles
+        if self.spec.kind == "publisher":
+            chosen = [i for i in range(len(self.relation)) if self.relation.journal(i).publisher == self.name]
+        else:
+            rng = random.Random(f"select:{self.relation.seed}:{self.name}")
+            chosen = [i for i in range(len(self.relation)) if rng.random() < self.spec.selection_rate]
+        return sorted(chosen, key=lambda i: titles[i].casefold())
+
+    @cached_property
+    def by_letter(self) -> dict[str, list[int]]:
+        """Journal indices per index letter, in A–Z order; letters without journals are absent."""
+        groups: dict[str, list[int]] = {}
+        for i in self.journal_indices:
+            groups.setdefault(letter_of(self.relation.titles[i]), []).append(i)
+        return groups
+
+    @cached_property
+    def by_slug(self) -> dict[str, int]:
+        """Journal index per URL slug."""
+        return {slugify(self.relation.titles[i]): i for i in self.journal_indices}
+
+    def journal(self, index: int) -> Journal:
+        """The hidden journal at ``index``."""
+        return self.relation.journal(index)
+
+    def rng(self, index: int, purpose: str) -> random.Random:
+        """A random stream fixed by the world's seed, this site, one journal and a purpose."""
+        return random.Random(f"{purpose}:{self.relation.seed}:{self.name}:{index}")
+
+    def shown_values(self, journal: Journal) -> dict[str, object]:
+        """What this site shows for ``journal``: projected attributes after the error operator, None if absent."""
+        rng = self.rng(journal.index, "error")
+        spec = self.spec
+        shown: dict[str, object] = {}
+        for name in spec.attributes:
+            value: object = getattr(journal, name, None)
+            if name == "publisher":
+                value = {"bmj": "BMJ", "oxford": "Oxford University Press"}.get(
+                    journal.publisher, journal.publisher.title()
+                )
+            if name == "apc" and value == 0:
+                value = None
+            if name != "title" and rng.random() < spec.null_rate:
+                value = None
+            elif name in NUMERIC and isinstance(value, float):
+                roll = rng.random()
+                if roll < spec.stale_rate:
+                    value = (
+                        journal.previous_impact_factor
+                        if name == "impact_factor"
+                        else round(value * rng.uniform(0.85, 1.1), 3)
+                    )
+                elif roll < spec.stale_rate + spec.round_rate:
+                    value = round(value, 1)
+                elif roll < spec.stale_rate + spec.round_rate + spec.wrong_rate:
+                    value = round(value * rng.choice((0.99, 1.01)), 3)
+            shown[name] = value
+        return shown

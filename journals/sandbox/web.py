@@ -1,0 +1,67 @@
+"""The sandbox web: routes a request path to a rendered page of one of the sites, pure and stateless."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from journals.sandbox.relation import JournalRelation
+from journals.sandbox.sources import SITE_SPECS, Site
+from journals.sandbox.templates import TEMPLATES, Redirect, SiteTemplates
+
+ROBOTS_TXT = """User-agent: *
+Disallow: /*/search
+Disallow: /*/admin/
+Disallow: /private/
+"""
+
+
+@dataclass
+class WebResponse:
+    """What the server sends back: status, headers and body."""
+
+    status: int
+    body: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class SandboxWeb:
+    """Every sandbox site over one hidden relation, drawn from ``seed`` with ``size`` journals."""
+
+    def __init__(self, seed: int = 1, size: int = 2000) -> None:
+        self.relation = JournalRelation(seed, size)
+
+    @cached_property
+    def sites(self) -> dict[str, SiteTemplates]:
+        """The templates of every site, by site name."""
+        return {spec.name: TEMPLATES[spec.name](Site(spec, self.relation)) for spec in SITE_SPECS}
+
+    def respond(self, path: str, query: str = "", host: str = "127.0.0.1") -> WebResponse:
+        """The response to ``GET path?query`` on ``host``."""
+        if path == "/robots.txt":
+            return WebResponse(200, ROBOTS_TXT.encode(), {"Content-Type": "text/plain"})
+        if path == "/":
+            links = "".join(f'<li><a href="/{name}/">{name}</a></li>' for name in self.sites)
+            return _html(f"<html><body><h1>Sandbox publishers</h1><ul>{links}</ul></body></html>")
+        name = path.split("/")[1]
+        templates = self.sites.get(name)
+        if templates is None:
+            return _not_found()
+        if path == f"/{name}":
+            return WebResponse(301, headers={"Location": f"/{name}/"})
+        rendered = templates.route(path, query)
+        if rendered is None:
+            return _not_found()
+        if isinstance(rendered, Redirect):
+            return WebResponse(301, headers={"Location": rendered.location})
+        return _html(rendered.replace("http://{host}", f"http://{host}"))
+
+
+def _html(text: str) -> WebResponse:
+    return WebResponse(200, text.encode("utf-8"), {"Content-Type": "text/html; charset=utf-8"})
+
+
+def _not_found() -> WebResponse:
+    return WebResponse(
+        404, b"<html><body><h1>Not found</h1></body></html>", {"Content-Type": "text/html; charset=utf-8"}
+    )

@@ -1,0 +1,1 @@
+"""Spiders: the generic A–Z ``publisher`` spider and one thin subclass per real publisher."""

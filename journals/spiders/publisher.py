@@ -1,0 +1,186 @@
+"""The generic A–Z spider: start page → letters → paginated listings → journal page → metrics hop.
+
+It uses no site-specific XPath: :mod:`journals.navigation` classifies each page's anchors. It yields one
+:class:`~journals.items.JournalPages` per journal, holding the pages that matter; the item pipelines extract.
+"""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import scrapy
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Response, TextResponse
+
+from journals.items import FetchedPage, JournalPages
+from journals.navigation import PageLinks, page_links
+
+
+def site_profiles() -> dict[str, dict[str, Any]]:
+    """The real publishers' profiles from ``settings/sites.json``."""
+    raw = pkgutil.get_data("settings", "sites.json")
+    assert raw is not None
+    return {k: v for k, v in json.loads(raw).items() if not k.startswith("_")}
+
+
+def source_name(start_url: str) -> str:
+    """The source a start URL stands for: its first path segment on a sandbox-like host, else the host."""
+    parts = urlsplit(start_url)
+    segment = parts.path.strip("/").split("/")[0]
+    if parts.hostname in ("127.0.0.1", "localhost") and segment:
+        return segment
+    return parts.hostname or start_url
+
+
+class PublisherSpider(scrapy.Spider):
+    """Crawl any site that lists its journals under A–Z links.
+
+    Arguments: ``start_url`` (one site) or ``start_urls`` (comma-separated, one source each); ``source`` names
+    the source when there is one start URL (default: from the URL).
+    """
+
+    name = "publisher"
+    max_browse_depth = 2
+    """How many "Browse journals A–Z" hops the spider takes from a start page without letters."""
+
+    def __init__(
+        self, start_url: str | None = None, start_urls: str | None = None, source: str | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        urls = [u.strip() for u in (start_urls or "").split(",") if u.strip()]
+        if start_url:
+            urls.insert(0, start_url.strip())
+        if not urls:
+            urls = [self.default_start_url()]
+        for url in urls:
+            if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).hostname:
+                raise NotConfigured(f"start_url must be an absolute http(s) URL, got {url!r}")
+        self.seed_urls = urls
+        self.source_override = source if len(urls) == 1 else None
+
+    def default_start_url(self) -> str:
+        """The start URL when none is given: the generic spider needs one."""
+        raise NotConfigured("the publisher spider needs -a start_url=URL (or -a start_urls=URL1,URL2)")
+
+    def source_for(self, start_url: str) -> str:
+        """The source name of the records found from ``start_url``."""
+        return self.source_override or source_name(start_url)
+
+    def allowed_hosts(self, start_url: str) -> set[str]:
+        """Hosts the crawl from ``start_url`` may follow links to."""
+        return {urlsplit(start_url).hostname or ""}
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        """One request per start URL, carrying its source and scope."""
+        for url in self.seed_urls:
+            scope = {"source": self.source_for(url), "hosts": sorted(self.allowed_hosts(url))}
+            yield scrapy.Request(url, callback=self.parse_start, cb_kwargs={"scope": scope, "depth": 0})
+
+    def _links(self, response: Response) -> PageLinks | None:
+        if not isinstance(response, TextResponse):
+            self.logger.warning(
+                "Skipping non-text response %s (%s)",
+                response.url,
+                response.headers.get("Content-Type", b"").decode("latin-1"),
+            )
+            self.crawler.stats.inc_value("journals/skipped_non_text")
+            return None
+        return page_links(response.text, response.url)
+
+    def _in_scope(self, url: str, scope: dict[str, Any]) -> bool:
+        return (urlsplit(url).hostname or "") in scope["hosts"]
+
+    def parse_start(self, response: Response, scope: dict[str, Any], depth: int) -> Iterator[scrapy.Request]:
+        """The start page: follow its A–Z letters, or its "Browse journals A–Z" link when it has none."""
+        links = self._links(response)
+        if links is None:
+            return
+        letters = [a for a in links.letters if self._in_scope(a.url, scope)]
+        if letters:
+            for anchor in letters:
+                yield response.follow(anchor.url, self.parse_listing, cb_kwargs={"scope": scope})
+            return
+        if depth < self.max_browse_depth:
+            for anchor in links.browse:
+                if self._in_scope(anchor.url, scope):
+                    yield response.follow(anchor.url, self.parse_start, cb_kwargs={"scope": scope, "depth": depth + 1})
+        if not links.browse:
+            self.logger.warning("No A–Z letters and no browse link on the start page %s", response.url)
+
+    def parse_listing(self, response: Response, scope: dict[str, Any]) -> Iterator[scrapy.Request]:
+        """A letter's listing: its sub-letters and pages, and a request per journal entry."""
+        links = self._links(response)
+        if links is None:
+            return
+        self.crawler.stats.inc_value("journals/listing_pages")
+        for anchor in links.letters + links.pages:
+            if self._in_scope(anchor.url, scope):
+                yield response.follow(anchor.url, self.parse_listing, cb_kwargs={"scope": scope})
+        listing = FetchedPage(url=response.url, html=response.text, role="listing")
+        for anchor in links.journals:
+            if self._in_scope(anchor.url, scope):
+                yield response.follow(
+                    anchor.url,
+                    self.parse_journal,
+                    cb_kwargs={"scope": scope, "listing": listing, "listing_title": anchor.text},
+                )
+
+    def parse_journal(
+        self, response: Response, scope: dict[str, Any], listing: FetchedPage, listing_title: str
+    ) -> Iterator[scrapy.Request | JournalPages]:
+        """A journal's home page: hop to its metrics page when it links one, else yield the journal."""
+        links = self._links(response)
+        if links is None:
+            return
+        item = JournalPages(
+            source=scope["source"],
+            url=response.url,
+            listing_url=listing.url,
+            listing_title=listing_title,
+            pages=[listing, FetchedPage(url=response.url, html=response.text, role="home")],
+        )
+        hops = [a for a in links.metrics if self._in_scope(a.url, scope) and a.url != response.url]
+        if hops:
+            yield response.follow(
+                hops[0].url, self.parse_metrics, cb_kwargs={"item": item}, errback=self.metrics_failed, dont_filter=True
+            )
+        else:
+            self.crawler.stats.inc_value("journals/journal_pages")
+            yield item
+
+    def parse_metrics(self, response: Response, item: JournalPages) -> Iterator[JournalPages]:
+        """The metrics page: add it to the journal's pages and yield the journal."""
+        if isinstance(response, TextResponse):
+            item.pages.append(FetchedPage(url=response.url, html=response.text, role="metrics"))
+        self.crawler.stats.inc_value("journals/journal_pages")
+        yield item
+
+    def metrics_failed(self, failure: Any) -> Iterator[JournalPages]:
+        """The metrics page failed: keep what the journal page gave rather than lose the journal."""
+        item: JournalPages = failure.request.cb_kwargs["item"]
+        self.logger.warning("Metrics page failed for %s: %s", item.url, failure.value)
+        self.crawler.stats.inc_value("journals/metrics_page_failed")
+        self.crawler.stats.inc_value("journals/journal_pages")
+        yield item
+
+
+class SiteSpider(PublisherSpider):
+    """A real publisher's spider: its start URL and allowed hosts come from ``settings/sites.json``."""
+
+    name = ""  # abstract: only the subclasses, named after their publisher, are spiders
+
+    def default_start_url(self) -> str:
+        """The real site's start URL."""
+        return site_profiles()[self.name]["start_url"]
+
+    def source_for(self, start_url: str) -> str:
+        """Records are always named after the publisher, on its real site or its sandbox twin."""
+        return self.name
+
+    def allowed_hosts(self, start_url: str) -> set[str]:
+        """The start URL's host and the hosts the real site keeps journal pages on."""
+        return super().allowed_hosts(start_url) | set(site_profiles()[self.name].get("allowed_hosts", []))
