@@ -3,8 +3,8 @@
 A generalized node (GN) is not always one record:
 - one node whose children are similar to one another is a list of records, one per child, unless it is a
   data row (a ``tr``, or a node whose children are all leaves: a row of cells);
-- when most nodes of a region with k > 1 are similar to one typical node, each node is a record (pitfall
-  P7: reviews of varying length break the k = 1 chain, and a longer GN covers them);
+- when most GNs of fewer nodes than the region's k are similar to one typical GN, the region is cut
+  into those (pitfall P7: reviews of varying length break the k = 1 chain, and a longer GN covers them);
 - several nodes with the same number of children, each node's children similar, are rows of a table
   holding several objects side by side: record c is the c-th child of every node (non-contiguous);
 - otherwise the GN is one record.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from journals.mdr.regions import Region, nodes_similar
+from journals.mdr.regions import Region, nodes_similar, similar
 from journals.mdr.tagtree import TagTree
 
 Record = list[int]
@@ -29,33 +29,57 @@ def _all_similar(tree: TagTree, nodes: list[int], threshold: float) -> bool:
 
 
 def _is_data_row(tree: TagTree, node: int) -> bool:
-    return tree.tag(node) == "tr" or tree.heights[node] <= 2
+    return tree.tag(node) == "tr"
 
 
 def _records_of_node(tree: TagTree, node: int, threshold: float) -> list[Record]:
-    """FindRecords-1: the node's children when they are similar records, else the node itself."""
-    kids = tree.children[node]
-    if len(kids) >= 2 and not _is_data_row(tree, node) and _all_similar(tree, kids, threshold):
+    """FindRecords-1: the node's children when they are similar records, else the node itself.
+
+    A node whose only child is an element wrapping everything is looked through: its records are
+    those of the innermost wrapped element's children.
+    """
+    inner = node
+    while len(tree.children[inner]) == 1:
+        inner = tree.children[inner][0]
+    kids = tree.children[inner]
+    if len(kids) >= 2 and not _is_data_row(tree, inner) and _all_similar(tree, kids, threshold):
         return [[kid] for kid in kids]
     return [[node]]
 
 
-def _split_into_nodes(tree: TagTree, nodes: list[int], threshold: float) -> bool:
-    """Whether some typical node is similar to at least 80% of ``nodes`` (pydepta's rule for P7).
+def _mostly_similar(tree: TagTree, gns: list[list[int]], threshold: float) -> bool:
+    """Whether some typical GN is similar to at least two thirds of ``gns`` (after pydepta's 80% rule, P7).
 
-    The typical node is looked for among the few nodes of median tag-string length, so the test
-    costs a few passes over the region, not a quadratic number of comparisons.
+    The typical GN is looked for among the few GNs of median tag-string length, so the test costs a
+    few passes over the region, not a quadratic number of comparisons.
     """
-    by_length = sorted(nodes, key=lambda node: tree.ends[node] - node)
-    middle = len(by_length) // 2
-    needed = 0.8 * len(nodes)
+    tokens, ends = tree.tokens, tree.ends
+    strings = [tokens[gn[0] : ends[gn[-1]]] for gn in gns]
+    by_length = sorted(strings, key=len)
+    middle = max(0, len(by_length) // 2 - _TYPICAL_CANDIDATES // 2)
+    needed = 2 * len(strings) / 3
     return any(
-        sum(nodes_similar(tree, typical, node, threshold) for node in nodes) >= needed
-        for typical in by_length[max(0, middle - _TYPICAL_CANDIDATES // 2) :][:_TYPICAL_CANDIDATES]
+        sum(similar(typical, string, threshold) for string in strings) >= needed
+        for typical in by_length[middle : middle + _TYPICAL_CANDIDATES]
     )
 
 
-_TYPICAL_CANDIDATES = 3
+_TYPICAL_CANDIDATES = 5
+
+
+def _generalized_nodes(tree: TagTree, region: Region, threshold: float) -> list[list[int]]:
+    """The region's GNs, cut shorter when GNs of fewer nodes are mostly similar to a typical one.
+
+    Records of varying length break the chain of similar pairs at their true length, and a longer
+    combination covers more of the region, so IdentDRs picks it (pitfall P7); this undoes that.
+    """
+    covered = tree.children[region.parent][region.start : region.start + region.count]
+    for size in range(1, region.k):
+        if region.count % size == 0:
+            gns = [covered[first : first + size] for first in range(0, region.count, size)]
+            if _mostly_similar(tree, gns, threshold):
+                return gns
+    return [covered[first : first + region.k] for first in range(0, region.count, region.k)]
 
 
 def _records_of_combination(tree: TagTree, nodes: list[int], threshold: float) -> list[Record]:
@@ -76,13 +100,8 @@ def region_records(tree: TagTree, region: Region, threshold: float, taken: bytea
     ``taken`` marks, per node, the parent's children that some region covers, so §3.4 only looks at
     children no region of that parent claims.
     """
-    kids = tree.children[region.parent]
-    stop = region.start + region.count
-    gns = [kids[first : first + region.k] for first in range(region.start, stop, region.k)]
-    if region.k > 1:
-        covered = kids[region.start : region.start + region.count]
-        if _split_into_nodes(tree, covered, threshold):
-            return [[node] for node in covered]
+    gns = _generalized_nodes(tree, region, threshold)
+    if len(gns[0]) > 1:
         return [record for gn in gns for record in _records_of_combination(tree, gn, threshold)]
     records = [record for gn in gns for record in _records_of_node(tree, gn[0], threshold)]
     if len(records) == len(gns):
@@ -90,7 +109,7 @@ def region_records(tree: TagTree, region: Region, threshold: float, taken: bytea
     model = records[0][0]
     records.extend(
         [grandkid]
-        for kid in kids
+        for kid in tree.children[region.parent]
         if not taken[kid]
         for grandkid in tree.children[kid]
         if nodes_similar(tree, grandkid, model, threshold)
