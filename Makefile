@@ -1,0 +1,38 @@
+# journals: the two set-up commands are `make crawl` and `make test`; everything else builds on them.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SCRAPY := $(VENV)/bin/scrapy
+STAMP := $(VENV)/.installed
+SEED ?= 1
+JOURNALS ?= 2000
+SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
+
+.PHONY: crawl test lint evaluate eval-mdr bench clean
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+# The main job: start the sandbox web on a free port, crawl its publishers and aggregators into journals.db,
+# journals.csv and journals.json, then stop the sandbox. The sandbox's ground truth goes to truth.json.
+crawl: $(STAMP)
+	@rm -f .sandbox.url
+	@$(SCRAPY) sandbox --port 0 --seed $(SEED) --journals $(JOURNALS) --truth truth.json --url-file .sandbox.url & \
+	pid=$$!; trap 'kill $$pid 2>/dev/null' EXIT; \
+	for _ in $$(seq 100); do [ -s .sandbox.url ] && break; sleep 0.2; done; \
+	[ -s .sandbox.url ] || { echo "sandbox did not start" >&2; exit 1; }; \
+	url=$$(cat .sandbox.url); starts=$$(for s in $(SOURCES); do printf '%s/%s/,' "$$url" "$$s"; done); \
+	$(SCRAPY) crawl publisher -a start_urls=$${starts%,} -O journals.csv -O journals.json $(CRAWL_ARGS); \
+	rc=$$?; rm -f .sandbox.url; exit $$rc
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url

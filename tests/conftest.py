@@ -1,0 +1,76 @@
+"""Shared fixtures: a sandbox publisher web served over real HTTP, and running ``scrapy`` as a user would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from journals.sandbox.server import SandboxServer
+from journals.sandbox.truth import world_truth
+from journals.sandbox.web import SandboxWeb
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SANDBOX_SEED = 1
+SANDBOX_JOURNALS = 300
+
+
+@dataclass
+class RunningSandbox:
+    """A sandbox web served on a free port, with its ground truth."""
+
+    server: SandboxServer
+    truth: dict[str, Any]
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return self.server.base_url
+
+    def start_url(self, site: str) -> str:
+        """The start URL of one sandbox site."""
+        return f"{self.base_url}/{site}/"
+
+
+def serve_sandbox(seed: int, journals: int) -> RunningSandbox:
+    """Start a sandbox server in a daemon thread on a free port."""
+    web = SandboxWeb(seed=seed, size=journals)
+    server = SandboxServer(web, port=0)
+    server.start_in_thread()
+    return RunningSandbox(server=server, truth=world_truth(web, server.base_url))
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> Iterator[RunningSandbox]:
+    """The test suite's sandbox: seed 1, a few hundred journals, stopped at the end of the session."""
+    running = serve_sandbox(SANDBOX_SEED, SANDBOX_JOURNALS)
+    yield running
+    running.server.shutdown()
+    running.server.server_close()
+
+
+def run_scrapy(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run ``scrapy ARGS`` in the project as a user would, returning the completed process."""
+    full_env = {**os.environ, **(env or {})}
+    full_env.pop("DATABASE_URL", None) if env is None or "DATABASE_URL" not in env else None
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args],
+        cwd=PROJECT_ROOT,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def read_items(path: Path) -> list[dict[str, Any]]:
+    """The items of a JSON-lines feed."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

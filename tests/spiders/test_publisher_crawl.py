@@ -1,0 +1,44 @@
+"""Real crawls over HTTP of the sandbox web: every journal of every site is reached, exactly once."""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import RunningSandbox, read_items, run_scrapy
+
+PUBLISHERS = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer")
+
+
+def crawl(spider: str, tmp_path: Path, *args: str) -> list[dict]:
+    feed = tmp_path / f"{spider}.jsonl"
+    result = run_scrapy(
+        "crawl", spider, *args, "-O", str(feed), "-s", f"DATABASE_URL=sqlite:///{tmp_path / 'journals.db'}"
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    return read_items(feed)
+
+
+def test_generic_spider_reaches_every_journal_of_every_site(sandbox: RunningSandbox, tmp_path: Path) -> None:
+    starts = ",".join(sandbox.start_url(site) for site in sandbox.truth["sites"])
+    items = crawl("publisher", tmp_path, "-a", f"start_urls={starts}")
+    found = Counter((item["source"], item["url"]) for item in items)
+    assert max(found.values()) == 1, "no journal is yielded twice"
+    for site, truth in sandbox.truth["sites"].items():
+        expected = {journal["url"] for journal in truth["journals"]}
+        assert {url for source, url in found if source == site} == expected, site
+
+
+@pytest.mark.parametrize("spider", PUBLISHERS)
+def test_site_spider_runs_on_its_sandbox_twin(spider: str, sandbox: RunningSandbox, tmp_path: Path) -> None:
+    items = crawl(spider, tmp_path, "-a", f"start_url={sandbox.start_url(spider)}")
+    assert {item["source"] for item in items} == {spider}
+    assert {item["url"] for item in items} == {j["url"] for j in sandbox.truth["sites"][spider]["journals"]}
+    titles = {j["url"]: j["values"]["title"] for j in sandbox.truth["sites"][spider]["journals"]}
+    assert all(item["title"] == titles[item["url"]] for item in items)
+
+
+def test_bad_start_url_is_a_one_line_error(tmp_path: Path) -> None:
+    result = run_scrapy("crawl", "publisher", "-a", "start_url=not a url", "-O", str(tmp_path / "x.jsonl"))
+    assert result.returncode != 0
+    assert "start_url must be an absolute http(s) URL" in result.stderr
