@@ -1,0 +1,87 @@
+"""``scrapy mdr PAGE_OR_URL``: the data regions and records MDR finds on one page, best first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import urllib.request
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from journals.mdr import DataRegion, mine_data_regions
+
+_FETCH_TIMEOUT = 30  # seconds
+
+
+class Command(ScrapyCommand):
+    """Mine a page file or URL and print its regions, readable or as one JSON object."""
+
+    requires_project = False
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
+
+    def syntax(self) -> str:
+        """Usage line."""
+        return "PAGE_OR_URL [--json] [--k 10] [--threshold 0.3]"
+
+    def short_desc(self) -> str:
+        """One line for ``scrapy -h``."""
+        return "Mine the data regions and records of a page (MDR)"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        """``--json``, ``--k`` and ``--threshold`` (defaults: MDR_MAX_NODE_LENGTH, MDR_THRESHOLD)."""
+        super().add_options(parser)
+        parser.add_argument("--json", action="store_true", help="print one JSON object: {\"regions\": [...]}")
+        parser.add_argument("--k", type=int, default=None, help="most nodes in a generalized node")
+        parser.add_argument("--threshold", type=float, default=None, help="most normalised edit distance")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Read the page, mine it, print the regions."""
+        if len(args) != 1:
+            raise UsageError("scrapy mdr takes exactly one PAGE_OR_URL")
+        settings = self.settings
+        k = opts.k if opts.k is not None else settings.getint("MDR_MAX_NODE_LENGTH", 10)
+        threshold = opts.threshold if opts.threshold is not None else settings.getfloat("MDR_THRESHOLD", 0.3)
+        if k < 1 or not 0 <= threshold < 1:
+            raise UsageError("--k must be at least 1 and --threshold in [0, 1)")
+        regions = mine_data_regions(read_page(args[0]), k, threshold)
+        if opts.json:
+            print(json.dumps({"regions": [asdict(region) for region in regions]}, ensure_ascii=False))
+        else:
+            print(describe(regions))
+
+
+def read_page(page_or_url: str) -> bytes:
+    """The bytes of a local file, or of an ``http(s)``/``file`` URL fetched with urllib."""
+    if page_or_url.startswith(("http://", "https://", "file://")):
+        request = urllib.request.Request(page_or_url, headers={"User-Agent": "journals-mdr"})
+        try:
+            with urllib.request.urlopen(request, timeout=_FETCH_TIMEOUT) as response:
+                return response.read()
+        except OSError as error:
+            raise UsageError(f"cannot fetch {page_or_url}: {error}") from error
+    try:
+        return Path(page_or_url).read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read {page_or_url}: {error.strerror}") from error
+
+
+def describe(regions: list[DataRegion], width: int = 100) -> str:
+    """A readable listing: one paragraph per region, one line per record (text cut to ``width``)."""
+    if not regions:
+        return "No data regions."
+    lines: list[str] = []
+    for rank, region in enumerate(regions, 1):
+        lines.append(
+            f"Region {rank}: {region.parent} k={region.k} start={region.start} count={region.count} "
+            f"score={region.score:g}, {len(region.records)} records"
+        )
+        for number, record in enumerate(region.records, 1):
+            text = record.text if len(record.text) <= width else record.text[: width - 1] + "…"
+            lines.append(f"  {number:>3}. {text}")
+            lines.extend(f"       {xpath}" for xpath in record.xpaths)
+        lines.append("")
+    return "\n".join(lines).rstrip()

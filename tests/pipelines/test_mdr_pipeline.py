@@ -1,0 +1,98 @@
+"""The MDR pipeline: listing records, main regions, one mining per listing, off the reactor thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from scrapy.utils.defer import deferred_f_from_coro_f
+from scrapy.utils.test import get_crawler
+
+import journals.pipelines.mdr as mdr_pipeline
+from journals.items import FetchedPage, JournalItem, JournalPages
+from journals.pipelines.mdr import MDRPipeline
+
+LISTING_URL = "https://publisher.example/journals/a-z"
+ENTRIES = [("Acta Example", "/j/acta", "1234-5678"), ("Annals of Tests", "/j/annals", "2049-363X"),
+           ("Archive of Things", "/j/archive", "0000-0019"), ("Atlas Review", "/j/atlas", "1111-2222")]
+LISTING = (
+    "<html><body><nav><ul><li><a href='/'>Home</a></li><li><a href='/about'>About</a></li></ul></nav>"
+    "<ul class='journals'>"
+    + "".join(
+        f"<li><h3><a href='{link}'>{title}</a></h3><p>ISSN <span>{issn}</span> · Open access</p></li>"
+        for title, link, issn in ENTRIES
+    )
+    + "</ul></body></html>"
+)
+HOME = (
+    "<html><body><div id='side'><a href='/x'>x</a></div><div id='metrics'>"
+    + "<div class='metric'><span>Impact factor</span><b>3.1</b><i>2024</i></div>" * 4
+    + "</div></body></html>"
+)
+
+
+def _item(title: str, link: str, listing_html: str = LISTING) -> JournalPages:
+    url = "https://publisher.example" + link
+    return JournalPages(
+        source="example",
+        url=url,
+        listing_url=LISTING_URL,
+        listing_title=title,
+        pages=[
+            FetchedPage(url=LISTING_URL, html=listing_html, role="listing"),
+            FetchedPage(url=url, html=HOME, role="home"),
+        ],
+    )
+
+
+def test_from_crawler_reads_settings():
+    crawler = get_crawler(settings_dict={"MDR_MAX_NODE_LENGTH": 4, "MDR_THRESHOLD": 0.2})
+    pipeline = MDRPipeline.from_crawler(crawler)
+    assert (pipeline.k, pipeline.threshold) == (4, 0.2)
+
+
+@deferred_f_from_coro_f
+async def test_listing_record_and_main_regions():
+    item = await MDRPipeline().process_item(_item("Annals of Tests", "/j/annals"))
+    assert item.listing_record["title"] == "Annals of Tests"
+    assert item.listing_record["link"] == "https://publisher.example/j/annals"
+    assert item.listing_record["issns"] == ["2049-363X"]
+    assert item.listing_record["xpaths"] == ["/html/body/ul/li[2]"]
+    assert item.main_regions == {"https://publisher.example/j/annals": ["/html/body/div[2]"]}
+
+
+@deferred_f_from_coro_f
+async def test_each_listing_is_mined_once_off_the_reactor_thread(monkeypatch):
+    calls: list[str] = []
+    original = mdr_pipeline.index_listing
+
+    def counting(*args, **kwargs):
+        calls.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(mdr_pipeline, "index_listing", counting)
+    pipeline = MDRPipeline()
+    items = [_item(title, link) for title, link, _ in ENTRIES]
+    done = await asyncio.gather(*(pipeline.process_item(item) for item in items))
+    assert [item.listing_record["title"] for item in done] == [title for title, _, _ in ENTRIES]
+    assert len(calls) == 1
+    assert calls[0] != threading.main_thread().name
+
+
+@deferred_f_from_coro_f
+async def test_listing_cache_is_bounded():
+    pipeline = MDRPipeline(cache_size=2)
+    for n in range(4):
+        item = _item("Acta Example", "/j/acta")
+        item.pages[0].url = f"{LISTING_URL}?page={n}"
+        await pipeline.process_item(item)
+    assert list(pipeline._listings) == [f"{LISTING_URL}?page=2", f"{LISTING_URL}?page=3"]
+
+
+@deferred_f_from_coro_f
+async def test_unlisted_journal_and_other_items_pass():
+    item = await MDRPipeline().process_item(_item("Unknown", "/j/unknown"))
+    assert item.listing_record == {}
+    other = JournalItem(source="example", url="https://publisher.example/j/x")
+    assert await MDRPipeline().process_item(other) is other
+    assert await MDRPipeline().process_item({"a": 1}) == {"a": 1}
