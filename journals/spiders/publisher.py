@@ -16,6 +16,7 @@ import scrapy
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
 
+from journals.decoding import decode_html, looks_binary
 from journals.items import FetchedPage, JournalPages
 from journals.navigation import PageLinks, page_links
 
@@ -80,25 +81,27 @@ class PublisherSpider(scrapy.Spider):
             scope = {"source": self.source_for(url), "hosts": sorted(self.allowed_hosts(url))}
             yield scrapy.Request(url, callback=self.parse_start, cb_kwargs={"scope": scope, "depth": 0})
 
-    def _links(self, response: Response) -> PageLinks | None:
-        if not isinstance(response, TextResponse):
-            self.logger.warning(
-                "Skipping non-text response %s (%s)",
-                response.url,
-                response.headers.get("Content-Type", b"").decode("latin-1"),
-            )
-            self.crawler.stats.inc_value("journals/skipped_non_text")
+    def _read(self, response: Response) -> tuple[str, PageLinks] | None:
+        """The page's text (decoded even when its charset is missing or wrong) and its links; None if binary."""
+        content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+        if not isinstance(response, TextResponse) or looks_binary(response.body):
+            self.logger.warning("Skipping binary response %s (%s)", response.url, content_type or "no type")
+            self.crawler.stats.inc_value("journals/skipped_binary")
             return None
-        return page_links(response.text, response.url)
+        text, encoding = decode_html(response.body, content_type)
+        if encoding != response.encoding:
+            self.crawler.stats.inc_value("journals/encoding_corrected")
+        return text, page_links(text, response.url)
 
     def _in_scope(self, url: str, scope: dict[str, Any]) -> bool:
         return (urlsplit(url).hostname or "") in scope["hosts"]
 
     def parse_start(self, response: Response, scope: dict[str, Any], depth: int) -> Iterator[scrapy.Request]:
         """The start page: follow its A–Z letters, or its "Browse journals A–Z" link when it has none."""
-        links = self._links(response)
-        if links is None:
+        page = self._read(response)
+        if page is None:
             return
+        _, links = page
         letters = [a for a in links.letters if self._in_scope(a.url, scope)]
         if letters:
             for anchor in letters:
@@ -113,14 +116,15 @@ class PublisherSpider(scrapy.Spider):
 
     def parse_listing(self, response: Response, scope: dict[str, Any]) -> Iterator[scrapy.Request]:
         """A letter's listing: its sub-letters and pages, and a request per journal entry."""
-        links = self._links(response)
-        if links is None:
+        page = self._read(response)
+        if page is None:
             return
+        text, links = page
         self.crawler.stats.inc_value("journals/listing_pages")
         for anchor in links.letters + links.pages:
             if self._in_scope(anchor.url, scope):
                 yield response.follow(anchor.url, self.parse_listing, cb_kwargs={"scope": scope})
-        listing = FetchedPage(url=response.url, html=response.text, role="listing")
+        listing = FetchedPage(url=response.url, html=text, role="listing")
         for anchor in links.journals:
             if self._in_scope(anchor.url, scope):
                 yield response.follow(
@@ -133,15 +137,16 @@ class PublisherSpider(scrapy.Spider):
         self, response: Response, scope: dict[str, Any], listing: FetchedPage, listing_title: str
     ) -> Iterator[scrapy.Request | JournalPages]:
         """A journal's home page: hop to its metrics page when it links one, else yield the journal."""
-        links = self._links(response)
-        if links is None:
+        page = self._read(response)
+        if page is None:
             return
+        text, links = page
         item = JournalPages(
             source=scope["source"],
             url=response.url,
             listing_url=listing.url,
             listing_title=listing_title,
-            pages=[listing, FetchedPage(url=response.url, html=response.text, role="home")],
+            pages=[listing, FetchedPage(url=response.url, html=text, role="home")],
         )
         hops = [a for a in links.metrics if self._in_scope(a.url, scope) and a.url != response.url]
         if hops:
@@ -154,8 +159,9 @@ class PublisherSpider(scrapy.Spider):
 
     def parse_metrics(self, response: Response, item: JournalPages) -> Iterator[JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal."""
-        if isinstance(response, TextResponse):
-            item.pages.append(FetchedPage(url=response.url, html=response.text, role="metrics"))
+        page = self._read(response)
+        if page is not None:
+            item.pages.append(FetchedPage(url=response.url, html=page[0], role="metrics"))
         self.crawler.stats.inc_value("journals/journal_pages")
         yield item
 
