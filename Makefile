@@ -36,3 +36,7 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url
+
+# MDR data-record mining: record-level precision, recall and F1 on the labelled sets in ../shared/data/mdr.
+eval-mdr:
+	$(PY) -m journals.mdr.evaluation

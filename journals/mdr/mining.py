@@ -32,7 +32,8 @@ class DataRegion:
     parent: str
     """Absolute XPath of the parent element whose children make up the region."""
     k: int
-    """Number of sibling elements per generalized node."""
+    """Number of sibling elements per generalized node: IdentDRs' length, or the shorter one the region
+    is cut into when GNs of that length are similar (records of varying length, pitfall P7)."""
     start: int
     """Index of the region's first element among the parent's children (0-based; scripts, styles,
     comments and processing instructions are not counted)."""
@@ -65,11 +66,11 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     for region in regions:
         for kid in tree.children[region.parent][region.start : region.start + region.count]:
             taken[kid] = 1
-    mined = [_describe(tree, region, region_records(tree, region, threshold, taken)) for region in regions]
+    mined = [_describe(tree, region, *region_records(tree, region, threshold, taken)) for region in regions]
     return sorted(mined, key=lambda region: (-region.score, -len(region.records)))
 
 
-def _describe(tree: TagTree, region: Region, records: list[list[int]]) -> DataRegion:
+def _describe(tree: TagTree, region: Region, k: int, records: list[list[int]]) -> DataRegion:
     described = [
         DataRecord(
             xpaths=[tree.xpath(node) for node in nodes],
@@ -79,7 +80,7 @@ def _describe(tree: TagTree, region: Region, records: list[list[int]]) -> DataRe
     ]
     return DataRegion(
         parent=tree.xpath(region.parent),
-        k=region.k,
+        k=k,
         start=region.start,
         count=region.count,
         score=float(sum(len(record.text) for record in described)),

@@ -94,18 +94,21 @@ def _records_of_combination(tree: TagTree, nodes: list[int], threshold: float) -
     return [list(nodes)]
 
 
-def region_records(tree: TagTree, region: Region, threshold: float, taken: bytearray) -> list[Record]:
-    """The records of one region, in document order, §3.4's records around it included.
+def region_records(
+    tree: TagTree, region: Region, threshold: float, taken: bytearray
+) -> tuple[int, list[Record]]:
+    """The GN length the region is cut into, and its records in document order (§3.4's included).
 
     ``taken`` marks, per node, the parent's children that some region covers, so §3.4 only looks at
     children no region of that parent claims.
     """
     gns = _generalized_nodes(tree, region, threshold)
-    if len(gns[0]) > 1:
-        return [record for gn in gns for record in _records_of_combination(tree, gn, threshold)]
+    k = len(gns[0])
+    if k > 1:
+        return k, [record for gn in gns for record in _records_of_combination(tree, gn, threshold)]
     records = [record for gn in gns for record in _records_of_node(tree, gn[0], threshold)]
     if len(records) == len(gns):
-        return records
+        return k, records
     model = records[0][0]
     records.extend(
         [grandkid]
@@ -114,4 +117,4 @@ def region_records(tree: TagTree, region: Region, threshold: float, taken: bytea
         for grandkid in tree.children[kid]
         if nodes_similar(tree, grandkid, model, threshold)
     )
-    return sorted(records)
+    return k, sorted(records)

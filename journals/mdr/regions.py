@@ -138,7 +138,12 @@ def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
         if heights[node] < _MIN_HEIGHT:
             continue
         kids = children[node]
-        own = _ident_drs(node, len(kids), _comb_comp(tree, kids, max_k, threshold), max_k)
+        if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are
+            if kids[0] in found:
+                found[node] = found.pop(kids[0])
+            continue
+        runs = _comb_comp(tree, kids, max_k, threshold)
+        own = _ident_drs(node, len(kids), runs, max_k) if runs else []
         covered = bytearray(len(kids))
         for region in own:
             covered[region.start : region.start + region.count] = b"\x01" * region.count

@@ -66,32 +66,41 @@ class TagTree:
 
     @classmethod
     def build(cls, root: etree._Element) -> TagTree:
-        """Build the tag tree of ``root`` and everything under it, iteratively."""
+        """Build the tag tree of ``root`` and everything under it, in one walk without recursion."""
         elements: list[etree._Element] = []
         token_chars: list[str] = []
         children: list[list[int]] = []
-        parents: list[int] = []
-        tag_ids: dict[str, int] = {}
-        stack: list[tuple[etree._Element, int]] = [(root, -1)]
-        while stack:
-            element, parent = stack.pop()
+        ends: list[int] = []
+        heights: list[int] = []
+        tag_chars: dict[str, str] = {}
+        open_nodes: list[int] = []
+        walker = etree.iterwalk(root, events=("start", "end"))
+        for event, element in walker:
+            tag = element.tag
+            if tag.__class__ is not str or tag in IGNORED_TAGS:
+                if event == "start":
+                    walker.skip_subtree()
+                continue
+            if event == "end":
+                node = open_nodes.pop()
+                ends[node] = len(elements)
+                if open_nodes:
+                    parent = open_nodes[-1]
+                    if heights[parent] <= heights[node]:
+                        heights[parent] = heights[node] + 1
+                continue
             node = len(elements)
+            if open_nodes:
+                children[open_nodes[-1]].append(node)
+            open_nodes.append(node)
             elements.append(element)
-            tag_id = tag_ids.setdefault(element.tag, len(tag_ids))
-            token_chars.append(chr(_TOKEN_BASE + tag_id))
+            char = tag_chars.get(tag)
+            if char is None:
+                char = tag_chars[tag] = chr(_TOKEN_BASE + len(tag_chars))
+            token_chars.append(char)
             children.append([])
-            parents.append(parent)
-            if parent >= 0:
-                children[parent].append(node)
-            kids = [child for child in element if _is_tree_element(child)]
-            stack.extend((kid, node) for kid in reversed(kids))
-        count = len(elements)
-        ends = list(range(1, count + 1))
-        heights = [1] * count
-        for node in range(count - 1, 0, -1):  # reverse preorder: every child before its parent
-            parent = parents[node]
-            ends[parent] = max(ends[parent], ends[node])
-            heights[parent] = max(heights[parent], heights[node] + 1)
+            ends.append(0)
+            heights.append(1)
         return cls(elements, "".join(token_chars), ends, children, heights)
 
     def tag(self, node: int) -> str:
