@@ -33,6 +33,7 @@ HTTPCACHE_EXPIRATION_SECS = 0
 HTTPCACHE_IGNORE_HTTP_CODES = [500, 502, 503, 504, 408, 429]
 
 ITEM_PIPELINES = {
+    "journals.pipelines.mdr.MDRPipeline": 200,
     "journals.pipelines.extraction.ExtractionPipeline": 300,
     "journals.pipelines.store.SQLStorePipeline": 900,
 }
