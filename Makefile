@@ -8,7 +8,7 @@ SEED ?= 1
 JOURNALS ?= 2000
 SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
 
-.PHONY: crawl test lint evaluate eval-mdr bench clean
+.PHONY: crawl test lint evaluate eval-mdr bench clean scrapyd deploy schedule
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,30 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+
+# Operations (docs/OPERATIONS.md): a local scrapyd on 127.0.0.1 with HTTP Basic auth, deploying to it, and the
+# scheduler of recurring crawls. All three need SCRAPYD_USERNAME and SCRAPYD_PASSWORD in the environment.
+SCRAPYD_DIR ?= .scrapyd
+SCRAPYD_HTTP_PORT ?= 6800
+DEPLOY_TARGET ?= default
+define require_scrapyd_credentials
+	@[ -n "$$SCRAPYD_USERNAME" ] && [ -n "$$SCRAPYD_PASSWORD" ] || { \
+	echo "make $@: set SCRAPYD_USERNAME and SCRAPYD_PASSWORD (scrapyd runs only with HTTP Basic auth)" >&2; exit 2; }
+endef
+
+scrapyd: $(STAMP)
+	$(require_scrapyd_credentials)
+	@mkdir -p $(SCRAPYD_DIR)
+	cd $(SCRAPYD_DIR) && SCRAPYD_BIND_ADDRESS=127.0.0.1 SCRAPYD_HTTP_PORT=$(SCRAPYD_HTTP_PORT) \
+	exec $(abspath $(VENV))/bin/scrapyd --pidfile=
+
+deploy: $(STAMP)
+	$(require_scrapyd_credentials)
+	$(VENV)/bin/scrapyd-deploy $(DEPLOY_TARGET)
+
+schedule: $(STAMP)
+	$(require_scrapyd_credentials)
+	$(SCRAPY) schedule $(SCHEDULE_ARGS)
 
 clean:
 	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url
