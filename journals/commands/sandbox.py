@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from journals.sandbox.faults import FaultPlan
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import write_truth
 from journals.sandbox.web import SandboxWeb
@@ -24,7 +25,7 @@ class Command(ScrapyCommand):
 
     def syntax(self) -> str:
         """Usage line."""
-        return "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--url-file FILE]"
+        return "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--faults] [--url-file FILE]"
 
     def short_desc(self) -> str:
         """One line for ``scrapy -h``."""
@@ -37,6 +38,9 @@ class Command(ScrapyCommand):
         parser.add_argument("--seed", type=int, default=1, help="seed of the generated world")
         parser.add_argument("--journals", type=int, default=2000, help="number of journals in the world")
         parser.add_argument("--truth", metavar="FILE", help="write the ground truth as JSON to FILE")
+        parser.add_argument("--faults", action="store_true", help="serve a hostile web (see journals.sandbox.faults)")
+        parser.add_argument("--fault-rate", type=float, default=0.08, help="share of pages with a fault")
+        parser.add_argument("--fault-timeout", type=float, default=35.0, help="seconds a stalling page stalls")
         parser.add_argument("--url-file", metavar="FILE", help="write the served base URL to FILE once listening")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -46,12 +50,13 @@ class Command(ScrapyCommand):
         if opts.journals < 1:
             raise UsageError("--journals must be at least 1")
         web = SandboxWeb(seed=opts.seed, size=opts.journals)
+        faults = FaultPlan(opts.seed, opts.fault_rate, opts.fault_timeout) if opts.faults else None
         try:
-            server = SandboxServer(web, port=opts.port)
+            server = SandboxServer(web, port=opts.port, faults=faults)
         except OSError as error:
             raise UsageError(f"cannot listen on 127.0.0.1:{opts.port}: {error.strerror}") from error
         if opts.truth:
-            write_truth(web, server.base_url, opts.truth)
+            write_truth(web, server.base_url, opts.truth, faults)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         print(f"Sandbox publisher web on {server.base_url}/ (seed {opts.seed}, {opts.journals} journals)", flush=True)
         if opts.url_file:

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs
 
 from journals.sandbox.markup import link, number, page
 from journals.sandbox.relation import METRIC_YEAR, Journal
-from journals.sandbox.sources import LETTERS, Site, slugify
+from journals.sandbox.sources import LETTERS, Site, letter_of, slugify
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,12 @@ class SiteTemplates:
     def hop_path(self, index: int) -> str | None:
         """The path of the journal's metrics page, or None when its home page shows the metrics."""
         return None
+
+    def listing_chain(self, index: int) -> list[str]:
+        """Paths of the listing pages a crawler passes to reach a journal: its letter's first page, then its own."""
+        letter = letter_of(self.site.relation.titles[index])
+        page_no = next(p for p, chunk in enumerate(self.pages_of(letter), start=1) if index in chunk)
+        return [self.letter_path(letter, 1)] + ([self.letter_path(letter, page_no)] if page_no > 1 else [])
 
     def variant(self, index: int, count: int) -> int:
         """Which of ``count`` page templates this journal's pages use."""
@@ -400,6 +406,15 @@ class NatureTemplates(SiteTemplates):
             second = title[1].lower() if len(title) > 1 and title[1].isalpha() else "0"
             groups.setdefault(letter[0].upper() + second, []).append(i)
         return groups
+
+    def listing_chain(self, index: int) -> list[str]:
+        """The letter page, then the sub-letter page when the letter is split."""
+        letter = letter_of(self.site.relation.titles[index])
+        chain = [self.letter_path(letter)]
+        if len(self.site.by_letter.get(letter, [])) > self.site.spec.page_size:
+            key = next(k for k, group in self.sub_groups(letter).items() if index in group)
+            chain.append(f"{self.letter_path(letter)}/{key.lower()}")
+        return chain
 
     def route(self, path: str, query: str) -> Rendered:
         """Letters and sub-letters under ``siteindex/``."""

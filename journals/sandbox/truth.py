@@ -6,37 +6,38 @@ import json
 from pathlib import Path
 from typing import Any
 
+from journals.sandbox.faults import FaultPlan
 from journals.sandbox.sources import NUMERIC
 from journals.sandbox.web import SandboxWeb
 from journals.vocabulary import attribute_names
 
 
-def site_truth(web: SandboxWeb, site_name: str, base_url: str) -> dict[str, Any]:
-    """One site's truth: per journal its URLs and shown values (null where the site publishes none)."""
+def site_truth(web: SandboxWeb, site_name: str, base_url: str, faults: FaultPlan | None = None) -> dict[str, Any]:
+    """One site's truth: per journal its URLs, shown values (null where the site shows none) and, under
+    ``faults``, whether a crawler can reach it whole; per listing page its records in order."""
     templates = web.sites[site_name]
     site = templates.site
     journals = []
+    listing_pages: dict[str, list[dict[str, str]]] = {}
     for index in site.journal_indices:
         journal = site.journal(index)
         shown = site.shown_values(journal)
-        values = {name: _normalise(name, shown.get(name)) for name in attribute_names()}
         hop = templates.hop_path(index)
+        url = base_url + templates.journal_path(index)
+        chain = [base_url + path for path in templates.listing_chain(index)]
+        metrics_url = base_url + hop if hop else None
+        pages = [*chain, url, *([metrics_url] if metrics_url else [])]
         journals.append(
             {
-                "url": base_url + templates.journal_path(index),
-                "metrics_url": base_url + hop if hop else None,
+                "url": url,
+                "metrics_url": metrics_url,
+                "listing_urls": chain,
                 "journal_id": index,
-                "values": values,
+                "reachable": faults is None or faults.reachable(pages),
+                "values": {name: _normalise(name, shown.get(name)) for name in attribute_names()},
             }
         )
-    listing_pages = {}
-    for letter, indices in site.by_letter.items():
-        for page_no, chunk in enumerate(templates.pages_of(letter), start=1):
-            path = templates.letter_path(letter, page_no)
-            listing_pages[base_url + path] = [
-                {"title": site.relation.titles[i], "url": base_url + templates.journal_path(i)} for i in chunk
-            ]
-        del indices
+        listing_pages.setdefault(chain[-1], []).append({"title": journal.title, "url": url})
     return {
         "kind": site.spec.kind,
         "start_url": f"{base_url}/{site_name}/",
@@ -45,13 +46,14 @@ def site_truth(web: SandboxWeb, site_name: str, base_url: str) -> dict[str, Any]
     }
 
 
-def world_truth(web: SandboxWeb, base_url: str) -> dict[str, Any]:
+def world_truth(web: SandboxWeb, base_url: str, faults: FaultPlan | None = None) -> dict[str, Any]:
     """Every site's truth and the hidden relation itself (for the integration's evaluation)."""
     relation = web.relation
     return {
         "seed": relation.seed,
         "size": relation.size,
-        "sites": {name: site_truth(web, name, base_url) for name in web.sites},
+        "faults": faults is not None,
+        "sites": {name: site_truth(web, name, base_url, faults) for name in web.sites},
         "relation": [
             {name: _normalise(name, getattr(relation.journal(i), name, None)) for name in attribute_names()}
             | {"journal_id": i, "publisher": relation.journal(i).publisher}
@@ -60,9 +62,9 @@ def world_truth(web: SandboxWeb, base_url: str) -> dict[str, Any]:
     }
 
 
-def write_truth(web: SandboxWeb, base_url: str, path: str | Path) -> None:
+def write_truth(web: SandboxWeb, base_url: str, path: str | Path, faults: FaultPlan | None = None) -> None:
     """Write :func:`world_truth` as JSON to ``path``."""
-    Path(path).write_text(json.dumps(world_truth(web, base_url), ensure_ascii=False), encoding="utf-8")
+    Path(path).write_text(json.dumps(world_truth(web, base_url, faults), ensure_ascii=False), encoding="utf-8")
 
 
 def _normalise(name: str, value: object) -> object:

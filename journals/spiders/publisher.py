@@ -105,7 +105,9 @@ class PublisherSpider(scrapy.Spider):
         letters = [a for a in links.letters if self._in_scope(a.url, scope)]
         if letters:
             for anchor in letters:
-                yield response.follow(anchor.url, self.parse_listing, cb_kwargs={"scope": scope})
+                yield response.follow(
+                    anchor.url, self.parse_listing, cb_kwargs={"scope": scope}, errback=self.request_failed
+                )
             return
         if depth < self.max_browse_depth:
             for anchor in links.browse:
@@ -123,7 +125,9 @@ class PublisherSpider(scrapy.Spider):
         self.crawler.stats.inc_value("journals/listing_pages")
         for anchor in links.letters + links.pages:
             if self._in_scope(anchor.url, scope):
-                yield response.follow(anchor.url, self.parse_listing, cb_kwargs={"scope": scope})
+                yield response.follow(
+                    anchor.url, self.parse_listing, cb_kwargs={"scope": scope}, errback=self.request_failed
+                )
         listing = FetchedPage(url=response.url, html=text, role="listing")
         for anchor in links.journals:
             if self._in_scope(anchor.url, scope):
@@ -131,6 +135,7 @@ class PublisherSpider(scrapy.Spider):
                     anchor.url,
                     self.parse_journal,
                     cb_kwargs={"scope": scope, "listing": listing, "listing_title": anchor.text},
+                    errback=self.request_failed,
                 )
 
     def parse_journal(
@@ -165,10 +170,21 @@ class PublisherSpider(scrapy.Spider):
         self.crawler.stats.inc_value("journals/journal_pages")
         yield item
 
+    def request_failed(self, failure: Any) -> None:
+        """A listing or journal page failed for good: log it once with its URL and count it by cause."""
+        self._count_failure(failure)
+
+    def _count_failure(self, failure: Any) -> None:
+        error = failure.value
+        response = getattr(error, "response", None)
+        cause = f"http_{response.status}" if response is not None else type(error).__name__
+        self.crawler.stats.inc_value(f"journals/failed_pages/{cause}")
+        self.logger.warning("Page failed (%s): %s", cause, failure.request.url)
+
     def metrics_failed(self, failure: Any) -> Iterator[JournalPages]:
         """The metrics page failed: keep what the journal page gave rather than lose the journal."""
         item: JournalPages = failure.request.cb_kwargs["item"]
-        self.logger.warning("Metrics page failed for %s: %s", item.url, failure.value)
+        self._count_failure(failure)
         self.crawler.stats.inc_value("journals/metrics_page_failed")
         self.crawler.stats.inc_value("journals/journal_pages")
         yield item

@@ -1,0 +1,90 @@
+"""A crawl of the hostile sandbox (``--faults``): it completes, reaches every journal a faultless crawler can,
+counts the faults in its stats, and nothing crashes."""
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import read_items, run_scrapy
+
+from journals.sandbox.faults import PERMANENT, TRANSIENT, FaultPlan
+from journals.sandbox.server import SandboxServer
+from journals.sandbox.truth import world_truth
+from journals.sandbox.web import SandboxWeb
+
+SEED, JOURNALS = 7, 400
+
+
+@pytest.fixture(scope="module")
+def hostile() -> Iterator[tuple[SandboxServer, dict]]:
+    plan = FaultPlan(seed=SEED, rate=0.12, timeout_seconds=3.0)
+    web = SandboxWeb(seed=SEED, size=JOURNALS)
+    server = SandboxServer(web, port=0, faults=plan)
+    server.start_in_thread()
+    yield server, world_truth(web, server.base_url, plan)
+    server.shutdown()
+    server.server_close()
+
+
+def stat(log: str, key: str) -> int:
+    match = re.search(rf"'{re.escape(key)}': (\d+)", log)
+    return int(match[1]) if match else 0
+
+
+def test_every_fault_kind_is_present(hostile: tuple[SandboxServer, dict]) -> None:
+    server, truth = hostile
+    plan = server.faults
+    urls = {
+        u
+        for site in truth["sites"].values()
+        for j in site["journals"]
+        for u in [*j["listing_urls"], j["url"], j["metrics_url"]]
+        if u
+    }
+    kinds = Counter(plan.fault_for(urlsplit(u).path, urlsplit(u).query) for u in urls)
+    assert set(TRANSIENT + PERMANENT) - {"huge"} <= set(kinds), kinds
+    assert any(plan.missing(urlsplit(u).path, urlsplit(u).query) for u in urls)
+
+
+def test_hostile_crawl_completes_and_keeps_every_reachable_journal(
+    hostile: tuple[SandboxServer, dict], tmp_path: Path
+) -> None:
+    server, truth = hostile
+    starts = ",".join(f"{server.base_url}/{site}/" for site in truth["sites"])
+    feed = tmp_path / "items.jsonl"
+    result = run_scrapy(
+        "crawl",
+        "publisher",
+        "-a",
+        f"start_urls={starts}",
+        "-O",
+        str(feed),
+        "-s",
+        f"DATABASE_URL=sqlite:///{tmp_path / 'j.db'}",
+        "-s",
+        "DOWNLOAD_TIMEOUT=1",
+        "-s",
+        "RETRY_TIMES=3",
+        "-s",
+        "HTTPCACHE_ENABLED=False",
+    )
+    log = result.stderr
+    assert result.returncode == 0, log[-3000:]
+    assert "Traceback" not in log, log[log.index("Traceback") - 500 :][:4000]
+    assert "'finish_reason': 'finished'" in log
+    items = {(i["source"], i["url"]): i for i in read_items(feed)}
+    for site, site_truth in truth["sites"].items():
+        for journal in site_truth["journals"]:
+            if journal["reachable"]:
+                item = items.get((site, journal["url"]))
+                assert item is not None, f"lost {journal['url']}"
+                assert item["title"] == journal["values"]["title"]
+    assert stat(log, "retry/reason_count/503 Service Unavailable") > 0
+    assert stat(log, "retry/reason_count/scrapy.exceptions.ResponseDataLossError") > 0
+    assert stat(log, "downloader/exception_type_count/scrapy.exceptions.DownloadTimeoutError") > 0
+    assert stat(log, "downloader/response_status_count/404") > 0
+    assert stat(log, "journals/skipped_binary") > 0
+    assert stat(log, "journals/encoding_corrected") > 0
