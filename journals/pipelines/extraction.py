@@ -1,23 +1,140 @@
-"""The extraction pipeline: turns a spider's :class:`JournalPages` into a clean :class:`JournalItem`."""
+"""The extraction pipeline: turns a spider's :class:`JournalPages` into a clean :class:`JournalItem`.
+
+The extraction itself is :mod:`journals.extraction` (pure code). This pipeline keeps the learned rules of
+every source for the whole crawl, loads them from the database the first time a source is met and saves the
+templates that changed, so the next crawl starts with what this one learned.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
+from scrapy.utils.asyncio import run_in_thread
+
+from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.items import JournalItem, JournalPages
+from journals.vocabulary import load_attributes
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from scrapy.crawler import Crawler
+    from sqlalchemy import Engine
+
+logger = logging.getLogger(__name__)
+
+
+class RuleStore(Protocol):
+    """Where learned rules live between crawls."""
+
+    def load(self, source: str) -> dict[str, dict[str, str]]:
+        """Template → attribute → XPath for ``source``."""
+        ...
+
+    def save(self, source: str, template: str, rules: Mapping[str, str]) -> None:
+        """Insert or replace the rules of one template."""
+        ...
+
+
+class SQLRuleStore:
+    """Learned rules in the ``extraction_rules`` table (:mod:`journals.store.rules`)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._engine: Engine | None = None
+
+    def _connected(self) -> Engine:
+        if self._engine is None:
+            from journals.store import create_schema, engine_from_url
+
+            self._engine = engine_from_url(self.url)
+            create_schema(self._engine)
+        return self._engine
+
+    def load(self, source: str) -> dict[str, dict[str, str]]:
+        """The rules stored for ``source``."""
+        from journals.store import load_rules
+
+        return load_rules(self._connected(), source)
+
+    def save(self, source: str, template: str, rules: Mapping[str, str]) -> None:
+        """Store the rules of one template."""
+        from journals.store import save_rules
+
+        save_rules(self._connected(), source, template, rules)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
 
 
 class ExtractionPipeline:
-    """Extract a journal's attributes from its pages; other items pass through."""
+    """Extract a journal's attributes from its pages; other items pass through.
+
+    Extraction runs on the reactor thread: on a learned template it costs less than parsing the page, far
+    less than a hand-off to a worker thread, and the learned rules stay single-threaded. Loading and saving
+    rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps them in memory.
+    """
+
+    def __init__(self, rule_store: RuleStore | None = None) -> None:
+        self.rule_store = rule_store
+        self.learned_rules = LearnedRules()
+        self._loaded_sources: set[str] = set()
+        self._core = {a.name for a in load_attributes() if a.core}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        """Persist rules in ``DATABASE_URL`` unless ``EXTRACTION_RULES_PERSIST`` is off."""
+        settings = crawler.settings
+        if not settings.getbool("EXTRACTION_RULES_PERSIST", True):
+            return cls()
+        from journals.store import database_url
+
+        return cls(SQLRuleStore(database_url(settings)))
 
     async def process_item(self, item: Any) -> Any:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a :class:`JournalPages`."""
         if not isinstance(item, JournalPages):
             return item
-        title = item.listing_record.get("title") or item.listing_title
-        return JournalItem(
-            source=item.source,
-            url=item.url,
-            title=title,
-            provenance={"title": {"raw": title, "url": item.listing_url, "xpath": None, "extractor": "listing"}},
+        if self.rule_store is not None and item.source not in self._loaded_sources:
+            self._loaded_sources.add(item.source)
+            stored = await run_in_thread(self.rule_store.load, item.source)
+            self.learned_rules.load(item.source, stored)
+        listing_title = item.listing_record.get("title") or item.listing_title
+        extraction = extract_journal(
+            item.pages, self.learned_rules, item.main_regions, source=item.source, listing_title=listing_title
         )
+        if self.rule_store is not None and self.learned_rules.changed:
+            await run_in_thread(self._save, self.learned_rules.take_changed())
+        return self.journal_item(item, extraction)
+
+    def _save(self, changed: Mapping[tuple[str, str], Mapping[str, str]]) -> None:
+        assert self.rule_store is not None
+        for (source, template), rules in changed.items():
+            self.rule_store.save(source, template, rules)
+
+    def journal_item(self, pages: JournalPages, extraction: Extraction) -> JournalItem:
+        """The exported record: core attributes as fields, the rest in ``attributes``, provenance of each."""
+        item = JournalItem(source=pages.source, url=pages.url)
+        for name, found in extraction.values.items():
+            item.provenance[name] = found.provenance()
+            if found.value is None:
+                continue
+            if name in self._core:
+                setattr(item, name, found.value)
+            else:
+                item.attributes[name] = found.value
+        return item
+
+    async def close_spider(self) -> None:
+        """Save what is left and disconnect."""
+        if self.rule_store is None:
+            return
+        if self.learned_rules.changed:
+            await run_in_thread(self._save, self.learned_rules.take_changed())
+        close = getattr(self.rule_store, "close", None)
+        if close is not None:
+            close()

@@ -1,0 +1,211 @@
+"""The extraction's entry point: a journal's pages in, each attribute's value and provenance out.
+
+Per page: structured data first; then the learned rules of the page's template, read in one XPath evaluation;
+when a rule finds nothing or an invalid value, or the template is new, the page is learned from its labels
+(:mod:`journals.extraction.locate`) and the rules are updated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Protocol
+
+from lxml import etree
+
+from journals.extraction.content import content_roots, first_h1, text_nodes
+from journals.extraction.labels import default_matcher
+from journals.extraction.locate import Candidate, Locator
+from journals.extraction.structured import has_structured_data, structured_values
+from journals.extraction.templates import LEARNING_PAGES, LearnedRules, template_signature
+from journals.extraction.values import Parsed, parse_value
+from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
+from journals.vocabulary import Attribute, load_attributes
+
+PAGE_ORDER = {"home": 0, "metrics": 1}
+"""Pages are read in this order; the first page showing a value wins."""
+
+
+class PageLike(Protocol):
+    """What the extraction needs of a fetched page (:class:`journals.items.FetchedPage` fits)."""
+
+    url: str
+    html: str
+    role: str
+
+
+@dataclass(frozen=True)
+class Found:
+    """One attribute's value and where it came from."""
+
+    value: object
+    """The normalised value; None when the page shows the attribute without a value ("n/a")."""
+    raw: str
+    url: str
+    xpath: str | None
+    method: str
+    """``structured`` (meta/JSON-LD/microdata), ``rule`` (a learned XPath reused), ``heuristic`` (found by
+    its label on this page, rule learned), ``listing`` (the A–Z listing's anchor text)."""
+
+    def provenance(self) -> dict[str, object]:
+        """The ``JournalItem.provenance`` entry: raw, url, xpath, extractor."""
+        return {"raw": self.raw, "url": self.url, "xpath": self.xpath, "extractor": self.method}
+
+
+@dataclass
+class PageExtraction:
+    """What one page yielded."""
+
+    url: str
+    template: str
+    values: dict[str, Found] = field(default_factory=dict)
+    learned: bool = False
+
+
+@dataclass
+class Extraction:
+    """What a journal's pages yielded: per attribute its value (nulls included when shown as "n/a")."""
+
+    values: dict[str, Found] = field(default_factory=dict)
+    pages: list[PageExtraction] = field(default_factory=list)
+
+    def value(self, attribute: str) -> object:
+        """The value of ``attribute``, None when absent."""
+        found = self.values.get(attribute)
+        return found.value if found else None
+
+
+@cache
+def _attributes() -> dict[str, Attribute]:
+    return {a.name: a for a in load_attributes()}
+
+
+@cache
+def _locator() -> Locator:
+    return Locator(default_matcher(), _attributes())
+
+
+_PARSER = etree.HTMLParser(remove_comments=False, remove_pis=True)
+
+
+def parse_html(html: str | bytes) -> etree._Element | None:
+    """The page's lxml tree, None for an empty or unparsable document."""
+    try:
+        root = etree.fromstring(html.encode("utf-8") if isinstance(html, str) else html, _PARSER)
+    except (etree.ParserError, ValueError):
+        return None
+    return root
+
+
+def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> dict[str, tuple[Parsed, str]]:
+    """Find every attribute on ``root`` by its labels: attribute → (parsed value, rule XPath)."""
+    h1 = first_h1(root)
+    nodes = text_nodes(content_roots(root, regions), keep=h1)
+    chosen: dict[str, Candidate] = {}
+    for candidate in sorted(_locator().candidates(nodes), key=_preference):
+        chosen.setdefault(candidate.attribute, candidate)
+    learned: dict[str, tuple[Parsed, str]] = {}
+    if role == "home" and h1 is not None:
+        title = parse_value("text", "".join(h1.itertext()))
+        if title is not None and title.value is not None:
+            learned["title"] = (title, element_rule(h1))
+    for name, candidate in chosen.items():
+        if name == "title":
+            continue
+        xpath = rule_xpath(candidate)
+        if _reproduces(root, name, xpath, candidate.parsed):
+            learned[name] = (candidate.parsed, xpath)
+    return learned
+
+
+def _preference(candidate: Candidate) -> tuple[bool, bool, int]:
+    """Values before nulls; a qualifier after its value ("(print)") before a plain label; then page order."""
+    return candidate.parsed.value is None, candidate.mode != "before", candidate.position
+
+
+def _reproduces(root: etree._Element, name: str, xpath: str, parsed: Parsed) -> bool:
+    """Whether ``xpath`` yields ``parsed`` again on the page it was learned on."""
+    try:
+        again = parse_value(_attributes()[name].type, str(root.xpath(xpath)), last=reads_last(xpath))
+    except etree.XPathError:
+        return False
+    return again is not None and again.value == parsed.value
+
+
+def _apply_rules(root: etree._Element, xpaths: Mapping[str, str], texts: Mapping[str, str]) -> dict[str, Parsed] | None:
+    """Parse what each rule found; None when one found nothing or something of the wrong type."""
+    attributes = _attributes()
+    parsed: dict[str, Parsed] = {}
+    for name, text in texts.items():
+        if not text:
+            return None
+        value = parse_value(attributes[name].type, text, last=reads_last(xpaths[name]))
+        if value is None:
+            return None
+        parsed[name] = value
+    return parsed
+
+
+def extract_page(
+    page: PageLike, source: str, learned_rules: LearnedRules, regions: Iterable[str] = ()
+) -> PageExtraction | None:
+    """Extract one page, reusing and updating ``learned_rules``; None when the page cannot be parsed."""
+    root = parse_html(page.html)
+    if root is None:
+        return None
+    template = template_signature(root)
+    result = PageExtraction(page.url, template)
+    rules = learned_rules.get(source, template)
+    parsed = None
+    if rules is not None and rules.pages_learned >= LEARNING_PAGES:
+        parsed = _apply_rules(root, rules.xpaths, rules.apply(root))
+    if parsed is not None and rules is not None:
+        for name, value in parsed.items():
+            if name != "title" or page.role == "home":
+                result.values[name] = Found(value.value, value.raw, page.url, rules.xpaths[name], "rule")
+    else:
+        learned = learn_page(root, page.role, regions)
+        rules = learned_rules.learn(source, template, {k: xpath for k, (_, xpath) in learned.items()})
+        result.learned = True
+        for name, (value, xpath) in learned.items():
+            result.values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
+    if has_structured_data(page.html):
+        _add_structured(page, root, result)
+    return result
+
+
+def _add_structured(page: PageLike, root: etree._Element, result: PageExtraction) -> None:
+    attributes = _attributes()
+    for name, (raw, where) in structured_values(page.html, root).items():
+        if name not in attributes or (name == "title" and page.role != "home"):
+            continue
+        value = parse_value(attributes[name].type, raw)
+        if value is not None and value.value is not None:
+            result.values[name] = Found(value.value, value.raw, page.url, where, "structured")
+
+
+def extract_journal(
+    pages: Iterable[PageLike],
+    learned_rules: LearnedRules,
+    main_regions: Mapping[str, list[str]] | None = None,
+    *,
+    source: str = "",
+    listing_title: str | None = None,
+) -> Extraction:
+    """Extract a journal from its pages (listing pages are skipped): per attribute the first value shown."""
+    extraction = Extraction()
+    regions = main_regions or {}
+    ordered = sorted((p for p in pages if p.role != "listing"), key=lambda p: PAGE_ORDER.get(p.role, 2))
+    for page in ordered:
+        result = extract_page(page, source, learned_rules, regions.get(page.url, ()))
+        if result is None:
+            continue
+        extraction.pages.append(result)
+        for name, found in result.values.items():
+            held = extraction.values.get(name)
+            if held is None or (held.value is None and found.value is not None):
+                extraction.values[name] = found
+    if "title" not in extraction.values and listing_title:
+        extraction.values["title"] = Found(listing_title, listing_title, "", None, "listing")
+    return extraction

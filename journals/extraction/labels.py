@@ -1,0 +1,92 @@
+"""Matching page text against the vocabulary's labels: whole text nodes, and labels inside running text.
+
+Labels are compared after normalising case, punctuation, spacing and trademark signs; a whole text node that
+misses every label by a typo is caught by rapidfuzz. Inside longer text a label only counts between word
+boundaries, and short acronyms ("IF", "OA") only in capitals, so "if" in a sentence is not an impact factor.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+
+from rapidfuzz import fuzz, process
+
+from journals.vocabulary import Attribute, load_attributes
+
+FUZZY_CUTOFF = 90.0
+"""rapidfuzz ratio (0–100) a whole text node needs to count as a misspelt label."""
+
+_MARKS = dict.fromkeys(map(ord, "™®©℠*"), None)
+
+
+def normalise_label(text: str) -> str:
+    """``text`` as labels are compared: case-folded, marks and punctuation dropped, spaces collapsed."""
+    folded = unicodedata.normalize("NFKC", text).translate(_MARKS).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", folded).split())
+
+
+@dataclass(frozen=True)
+class LabelHit:
+    """A label found in a text: the attribute, where it sits, and the label as the page writes it."""
+
+    attribute: str
+    start: int
+    end: int
+    text: str
+    bracketed: bool = False
+    """The label is wrapped in brackets ("1234-5678 (online)"): it qualifies the value before it."""
+
+
+class LabelMatcher:
+    """Find the vocabulary's labels in text nodes."""
+
+    def __init__(self, attributes: tuple[Attribute, ...]) -> None:
+        self.attributes = {a.name: a for a in attributes}
+        self.exact: dict[str, str] = {}
+        for a in attributes:
+            for label in (a.name.replace("_", " "), *a.labels):
+                self.exact.setdefault(normalise_label(label), a.name)
+        self._choices = [k for k in self.exact if len(k) >= 5]
+        labels = sorted({(label, a.name) for a in attributes for label in a.labels}, key=lambda p: (-len(p[0]), p[0]))
+        self._embedded_names: list[str] = []
+        patterns = []
+        for label, name in labels:
+            tokens = re.findall(r"\w+", unicodedata.normalize("NFKC", label).translate(_MARKS))
+            if not tokens:
+                continue
+            body = r"[\W_]{0,3}".join(re.escape(t) for t in tokens)
+            acronym = label.isupper() and len(label) <= 4
+            patterns.append(body if acronym else f"(?i:{body})")
+            self._embedded_names.append(name)
+        self._embedded = re.compile("|".join(f"(?<![\\w])({p})(?![\\w])" for p in patterns))
+
+    def whole(self, text: str) -> str | None:
+        """The attribute whose label is the whole of ``text`` (a trailing colon allowed), else None."""
+        key = normalise_label(text)
+        if not key or len(key) > 60:
+            return None
+        name = self.exact.get(key)
+        if name is not None or len(key) < 5 or any(c.isdigit() for c in key if c not in "25"):
+            return name
+        best = process.extractOne(key, self._choices, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+        return self.exact[best[0]] if best else None
+
+    def embedded(self, text: str) -> list[LabelHit]:
+        """Every label inside ``text``, leftmost-longest, not overlapping."""
+        hits = []
+        for match in self._embedded.finditer(text):
+            name = self._embedded_names[match.lastindex - 1]  # type: ignore[operator]
+            before = text[: match.start()].rstrip()
+            after = text[match.end() :].lstrip()
+            bracketed = before.endswith(("(", "[")) and after.startswith((")", "]"))
+            hits.append(LabelHit(name, match.start(), match.end(), match[0], bracketed))
+        return hits
+
+
+@cache
+def default_matcher() -> LabelMatcher:
+    """The matcher over ``settings/vocabulary.json``."""
+    return LabelMatcher(load_attributes())

@@ -1,0 +1,87 @@
+"""Structured data a page carries about its journal: meta tags, JSON-LD and microdata (read with extruct).
+
+When present it is the most reliable source of title, ISSNs and publisher; the label heuristics fill the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import extruct
+from lxml import etree
+
+PERIODICAL_TYPES = frozenset({"Periodical", "ScholarlyJournal", "CreativeWorkSeries", "Journal"})
+META_NAMES: dict[str, str] = {
+    "citation_journal_title": "title",
+    "prism.publicationname": "title",
+    "citation_issn": "issn",
+    "prism.issn": "issn",
+    "prism.eissn": "eissn",
+    "citation_publisher": "publisher",
+    "dc.publisher": "publisher",
+}
+"""``<meta name>`` (case-folded) → attribute."""
+_MARKERS = ("application/ld+json", "itemscope", "citation_", "prism.", 'name="dc.', "name='dc.")
+
+
+def has_structured_data(html: str) -> bool:
+    """Whether ``html`` may carry structured data at all (a cheap test before the real parse)."""
+    return any(marker in html for marker in _MARKERS)
+
+
+def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, str]]:
+    """Attribute → (raw text, where: ``meta[name=…]``, ``json-ld``, ``microdata``), first source wins."""
+    found: dict[str, tuple[str, str]] = {}
+    for meta in root.iter("meta"):
+        name = (meta.get("name") or meta.get("property") or "").casefold()
+        content = (meta.get("content") or "").strip()
+        if name in META_NAMES and content:
+            found.setdefault(META_NAMES[name], (content, f"//meta[@name='{meta.get('name')}']/@content"))
+    if "application/ld+json" not in html and "itemscope" not in html:
+        return found
+    data = extruct.extract(html, syntaxes=["json-ld", "microdata"], uniform=True, errors="ignore")
+    for syntax in ("json-ld", "microdata"):
+        for item in _items(data.get(syntax, [])):
+            for attribute, raw in _periodical_values(item):
+                found.setdefault(attribute, (raw, syntax))
+    return found
+
+
+def _items(items: list[Any]) -> Iterator[dict[str, Any]]:
+    """Every dict of a JSON-LD/microdata tree, ``@graph`` and nested values included."""
+    for item in items:
+        if isinstance(item, dict):
+            yield item
+            for value in item.values():
+                yield from _items(value if isinstance(value, list) else [value])
+
+
+def _types(item: dict[str, Any]) -> set[str]:
+    kind = item.get("@type", [])
+    return {str(k).rsplit("/", 1)[-1] for k in (kind if isinstance(kind, list) else [kind])}
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("name")
+    if isinstance(value, list):
+        value = ", ".join(t for t in (_text(v) for v in value) if t)
+    return str(value).strip() if value not in (None, "") else None
+
+
+def _periodical_values(item: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    if not _types(item) & PERIODICAL_TYPES:
+        return
+    if (title := _text(item.get("name"))) is not None:
+        yield "title", title
+    issns = item.get("issn")
+    issns = [issns] if isinstance(issns, str) else list(issns or [])
+    for attribute, issn in zip(("issn", "eissn"), issns, strict=False):
+        yield attribute, str(issn)
+    if (publisher := _text(item.get("publisher"))) is not None:
+        yield "publisher", publisher
+    if (editor := _text(item.get("editor"))) is not None:
+        yield "editor_in_chief", editor
+    if isinstance(item.get("isAccessibleForFree"), bool | str):
+        yield "open_access", "Open access" if str(item["isAccessibleForFree"]).lower() == "true" else "Subscription"

@@ -1,0 +1,218 @@
+"""Validating value parsers, one per vocabulary value type: text in, a normalised value (or a refusal) out.
+
+A parser returns :class:`Parsed` when the text holds a value of its type (``value`` is None for a shown "n/a"),
+and None when it does not: that is how a label's neighbour is accepted or rejected as its value.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+NULL_WORDS = frozenset({"n/a", "na", "n.a.", "-", "–", "—", "tba", "tbd", "none", "not available", "vacant", "nil"})
+"""Texts a site writes where it has no value: the attribute is shown, its value is null."""
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A parsed value and the raw text it was read from."""
+
+    value: object
+    raw: str
+
+
+ValueParser = Callable[[str, bool], Parsed | None]
+"""``parser(text, last)``: the first (or, with ``last``, the last) value of its type in ``text``."""
+
+_ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Za-z])")
+_NUMBER = re.compile(
+    r"(?<![\w.,])[-+−]?\d{1,3}(?:[,\s.\u202f\u00a0]\d{3})*(?:[.,]\d+)?(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?"
+)
+_YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
+_NULL_START = re.compile(r"^\W*(n/a|n\.a\.|tba|tbd|not available|none|nil)\b\W*", re.IGNORECASE)
+_NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()]*$")
+_TRUE_WORDS = ("open access", "gold open access", "fully open access", "oa", "yes", "true", "free access")
+_FALSE_WORDS = ("subscription", "hybrid", "no", "false", "closed", "subscription-based", "paywalled")
+
+
+def clean(text: str) -> str:
+    """``text`` with Unicode compatibility forms folded and whitespace collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def is_null_text(text: str) -> bool:
+    """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…)."""
+    return clean(text).strip(" :.;,").casefold() in NULL_WORDS or clean(text).strip() in {"-", "–", "—"}
+
+
+def issn_check_ok(digits: str) -> bool:
+    """Whether eight ISSN characters (``NNNNNNNC``) carry a valid mod-11 check digit."""
+    total = sum(int(d) * w for d, w in zip(digits[:7], range(8, 1, -1), strict=True))
+    check = (11 - total % 11) % 11
+    return digits[7].upper() == ("X" if check == 10 else str(check))
+
+
+def _valid_issns(text: str) -> Iterator[re.Match[str]]:
+    """ISSN-shaped tokens of ``text`` whose check digit is valid, in order."""
+    return (m for m in _ISSN.finditer(text) if issn_check_ok(m[1] + m[2]))
+
+
+def count_issns(text: str) -> int:
+    """How many valid ISSNs ``text`` holds."""
+    return sum(1 for _ in _valid_issns(text))
+
+
+def _null_first(text: str) -> Parsed | None:
+    match = _NULL_START.match(text)
+    return Parsed(None, match[1]) if match else None
+
+
+def parse_issn(text: str, last: bool = False) -> Parsed | None:
+    """An ISSN as ``NNNN-NNNC`` (``15384357`` accepted), check digit validated; "n/a" is a null value."""
+    found = list(_valid_issns(text))
+    if not found:
+        return None if last else _null_first(text)
+    match = found[-1] if last else found[0]
+    if not last and (null := _null_first(text[: match.start()])) is not None:
+        return null
+    digits = match[1] + match[2].upper()
+    return Parsed(f"{digits[:4]}-{digits[4:]}", match[0])
+
+
+def to_float(raw: str, decimal_comma: bool) -> float:
+    """A number as written: ``1,234.5``, ``1.234,5``, ``4,117`` (a decimal comma when ``decimal_comma``)."""
+    text = raw.replace("−", "-").replace("\u202f", "").replace("\u00a0", "").replace(" ", "")
+    if "," in text and "." in text:
+        decimal = "," if text.rfind(",") > text.rfind(".") else "."
+        text = text.replace("." if decimal == "," else ",", "").replace(",", ".")
+    elif "," in text:
+        groups = text.split(",")
+        thousands = len(groups) > 2 or (not decimal_comma and len(groups[-1]) == 3)
+        text = text.replace(",", "") if thousands else text.replace(",", ".")
+    elif text.count(".") > 1:
+        text = text.replace(".", "")
+    return float(text)
+
+
+def _numbers(text: str) -> list[re.Match[str]]:
+    """Number tokens of ``text``, without years written in brackets ("(2024)")."""
+    masked = _YEAR_IN_BRACKETS.sub(lambda m: " " * len(m[0]), text)
+    return list(_NUMBER.finditer(masked))
+
+
+def _is_year(token: str) -> bool:
+    return bool(re.fullmatch(r"(?:19|20)\d\d", token))
+
+
+def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
+    tokens = [m for m in _numbers(text) if m[0].strip()]
+    if len(tokens) > 1:
+        tokens = [m for m in tokens if not _is_year(m[0].strip())] or tokens
+    if not tokens:
+        return None if last else _null_first(text)
+    match = tokens[-1] if last else tokens[0]
+    if not last:
+        null = _null_first(text[: match.start()])
+        if null is not None:
+            return null
+    raw = match[0].strip()
+    try:
+        return Parsed(to_float(raw, decimal_comma), raw)
+    except ValueError:
+        return None
+
+
+def parse_number(text: str, last: bool = False) -> Parsed | None:
+    """A metric (impact factor, SJR…): decimal point or comma, a year in brackets skipped."""
+    return _parse_number(text, last, decimal_comma=True)
+
+
+def parse_integer(text: str, last: bool = False) -> Parsed | None:
+    """A whole number (h-index); thousands separators allowed."""
+    parsed = _parse_number(text, last, decimal_comma=False)
+    if parsed is None or parsed.value is None:
+        return parsed
+    value = float(parsed.value)  # type: ignore[arg-type]
+    return Parsed(int(value), parsed.raw) if value.is_integer() else None
+
+
+def parse_percent(text: str, last: bool = False) -> Parsed | None:
+    """A percentage ("23%", "23 %") as a number of percent."""
+    match = re.search(r"(\d+(?:[.,]\d+)?)\s*%", text)
+    if match is None:
+        return None if last else _null_first(text)
+    return Parsed(to_float(match[1], decimal_comma=True), match[0])
+
+
+def parse_days(text: str, last: bool = False) -> Parsed | None:
+    """A duration in days ("28 days"; weeks are converted)."""
+    match = re.search(r"(\d+(?:[.,]\d+)?)\s*(days?|d\b|weeks?)", text, re.IGNORECASE)
+    if match is None:
+        return None if last else _null_first(text)
+    days = to_float(match[1], decimal_comma=True) * (7 if match[2].lower().startswith("week") else 1)
+    return Parsed(int(days) if days.is_integer() else days, match[0])
+
+
+def parse_money(text: str, last: bool = False) -> Parsed | None:
+    """An amount of money ("€1,500", "USD 2,290", "$2990.00") as a number, the currency dropped."""
+    match = re.search(
+        r"(?:[€$£¥]|\b(?:USD|EUR|GBP|CHF|JPY)\b)?\s*(\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d\d)?|\d+(?:[.,]\d\d)?)", text
+    )
+    if match is None or not re.search(r"[€$£¥]|USD|EUR|GBP|CHF|JPY|\d{3}", match[0]):
+        return None if last else _null_first(text)
+    amount = to_float(match[1], decimal_comma=False)
+    return Parsed(int(amount) if amount.is_integer() else amount, match[0].strip())
+
+
+def parse_boolean(text: str, last: bool = False) -> Parsed | None:
+    """Open access (True) or subscription (False), from the words sites use."""
+    folded = clean(text).strip(" :.;").casefold()
+    if folded in _TRUE_WORDS:
+        return Parsed(True, clean(text))
+    if folded in _FALSE_WORDS:
+        return Parsed(False, clean(text))
+    return Parsed(None, clean(text)) if is_null_text(text) else None
+
+
+def parse_name(text: str, last: bool = False) -> Parsed | None:
+    """A person's name or names as shown: letters, no digits, no label punctuation."""
+    value = clean(text).strip(" :;,")
+    if is_null_text(value):
+        return Parsed(None, value)
+    if not value or len(value) > 120 or not _NAME.match(value) or ":" in value:
+        return None
+    return Parsed(value, value)
+
+
+def parse_text(text: str, last: bool = False) -> Parsed | None:
+    """A short free text (title, subject, publisher)."""
+    value = clean(text).strip(" :;,")
+    if is_null_text(value):
+        return Parsed(None, value)
+    if not value or len(value) > 200 or not any(c.isalpha() for c in value):
+        return None
+    return Parsed(value, value)
+
+
+PARSERS: dict[str, ValueParser] = {
+    "issn": parse_issn,
+    "number": parse_number,
+    "integer": parse_integer,
+    "percent": parse_percent,
+    "days": parse_days,
+    "money": parse_money,
+    "boolean": parse_boolean,
+    "name": parse_name,
+    "text": parse_text,
+}
+"""The parser of each value type named in ``settings/vocabulary.json``."""
+
+TYPED = frozenset({"issn", "number", "integer", "percent", "days", "money"})
+"""Types whose values can be cut out of running text: they have a shape of their own."""
+
+
+def parse_value(value_type: str, text: str, last: bool = False) -> Parsed | None:
+    """Parse ``text`` as ``value_type`` (see :data:`PARSERS`)."""
+    return PARSERS[value_type](text, last)
