@@ -1,0 +1,112 @@
+"""``scrapy integrate [-O integrated.csv|json] [--truth truth.json]``: integrate the crawled sources.
+
+Reads every source's attribute rows (and, for label-less sources, their cached pages) from ``DATABASE_URL``,
+links journals, maps attributes, fuses values, writes ``integrated_journals``, ``integrated_members``,
+``integrated_values`` and ``mappings`` back, exports one row per journal and prints a summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+
+from journals.integration.evaluation import EVALUATED, evaluate, label_vocabulary
+from journals.integration.fusion import conflicts
+from journals.integration.integrator import Integrated, integrate
+from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.store.integration_io import load_inputs, save_integration
+
+EXPORT_FIELDS = ("title", *EVALUATED, "sources")
+"""The exported columns: the crawl's item fields, plus the sources listing the journal."""
+
+
+class Command(ScrapyCommand):
+    """Integrate the crawled sources in the database and export the integrated table."""
+
+    requires_project = True
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+
+    def syntax(self) -> str:
+        """Usage line."""
+        return "[-O integrated.csv|integrated.json] [--truth truth.json]"
+
+    def short_desc(self) -> str:
+        """One line for ``scrapy -h``."""
+        return "Link journals across sources, map their attributes, fuse conflicting values"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        """``-O`` export file and ``--truth`` sandbox truth to score against."""
+        super().add_options(parser)
+        parser.add_argument("-O", "--output", dest="output", help="export the integrated table (.csv or .json)")
+        parser.add_argument("--truth", help="score against a sandbox truth.json and print the figures")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Load, integrate, store, export, summarise."""
+        if args:
+            raise UsageError("scrapy integrate takes no positional arguments")
+        if opts.output and Path(opts.output).suffix not in (".csv", ".json"):
+            raise UsageError("-O must name a .csv or .json file")
+        try:
+            engine = engine_from_url(database_url(self.settings))
+            create_schema(engine)
+        except DatabaseError as exc:
+            raise UsageError(str(exc)) from None
+        inputs = load_inputs(engine, label_vocabulary())
+        result = integrate(inputs.records, inputs.attributes)
+        save_integration(engine, result, inputs.journal_ids)
+        engine.dispose()
+        if opts.output:
+            export(result, Path(opts.output))
+        print(summary(result, inputs.candidate_sources))
+        if opts.truth:
+            truth = json.loads(Path(opts.truth).read_text(encoding="utf-8"))
+            json.dump(evaluate(result, truth), sys.stdout, indent=2, sort_keys=True)
+            print()
+
+
+def table_rows(result: Integrated) -> list[dict[str, Any]]:
+    """One flat row per integrated journal with the crawl's field names."""
+    rows = []
+    for journal, sources in result.sources.items():
+        row: dict[str, Any] = {"title": result.titles.get(journal), "sources": ";".join(sources)}
+        for name in EVALUATED:
+            fused = result.fusion.values.get((journal, name))
+            row[name] = None if fused is None else (fused.number if fused.number is not None else fused.text)
+        rows.append({field: row.get(field) for field in EXPORT_FIELDS})
+    return rows
+
+
+def export(result: Integrated, path: Path) -> None:
+    """Write the integrated table as CSV or as one JSON list."""
+    rows = table_rows(result)
+    if path.suffix == ".json":
+        path.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
+        return
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def summary(result: Integrated, candidate_sources: list[str]) -> str:
+    """The short report: sources, journals linked, mappings found, conflicts resolved."""
+    sources = sorted({a.source for a in result.attributes.values()} | {s for v in result.sources.values() for s in v})
+    linked = sum(len(keys) > 1 for keys in result.linkage.clusters)
+    lines = [
+        f"sources: {len(sources)} ({', '.join(sources)}); candidate rules for: {', '.join(candidate_sources) or '-'}",
+        f"journals: {len(result.linkage.clusters)}, linked across sources: {linked} "
+        f"(ISSN links {result.linkage.counts['issn_links']}, title links {result.linkage.counts['title_links']})",
+        f"mappings: {len(result.conceptual)} ({len(result.integration.mappings)} by values); "
+        f"weak rules dropped: {len(result.extraction.weak)}",
+        f"conflicts resolved: {conflicts(result.fusion.values.values())} of {len(result.fusion.values)} values",
+    ]
+    for concept, members in sorted(result.conceptual.items()):
+        lines.append(f"  {concept} <- {', '.join(sorted(members))}")
+    return "\n".join(lines)
