@@ -8,7 +8,7 @@ data regions when given, else the container around the page's ``<h1>``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from lxml import etree
@@ -96,16 +96,57 @@ def _skipped(element: etree._Element) -> bool:
     return bool(marker.strip()) and bool(DECOY_MARKERS.search(marker))
 
 
-def text_nodes(roots: Iterable[etree._Element], keep: etree._Element | None = None) -> list[TextNode]:
-    """Visible non-blank text nodes under ``roots`` in document order; ``keep``'s ancestors are never skipped."""
+def teaser_blocks(h1: etree._Element | None, mentions_label: Callable[[str], bool]) -> set[etree._Element]:
+    """Boxes beside the title that quote another journal: a link titled like a journal, then a label.
+
+    Only blocks that are children of the title's ancestors are looked at: that is where "featured journal"
+    or "more from us" boxes sit when a page marks them with no ``aside`` nor a telling class.
+    """
+    if h1 is None:
+        return set()
+    title = " ".join("".join(h1.itertext()).split())
+    ancestors = list(h1.iterancestors())
+    teasers = set()
+    for ancestor in ancestors:
+        for block in ancestor:
+            if block in ancestors or block is h1 or not isinstance(block.tag, str):
+                continue
+            for anchor in block.iter("a"):
+                text = " ".join("".join(anchor.itertext()).split())
+                if len(text.split()) >= 2 and text != title and not mentions_label(text):
+                    after = "".join(t for t in _texts_after(anchor, block))
+                    if mentions_label(after):
+                        teasers.add(block)
+                    break
+    return teasers
+
+
+def _texts_after(anchor: etree._Element, block: etree._Element) -> Iterator[str]:
+    seen = False
+    for element in block.iter():
+        if element is anchor:
+            seen = True
+            yield anchor.tail or ""
+            continue
+        if seen and isinstance(element.tag, str) and anchor not in set(element.iterancestors()):
+            yield f" {element.text or ''} {element.tail or ''}"
+
+
+def text_nodes(
+    roots: Iterable[etree._Element], keep: etree._Element | None = None, skip: set[etree._Element] | None = None
+) -> list[TextNode]:
+    """Visible non-blank text nodes under ``roots`` in document order, minus ``skip`` blocks.
+
+    ``keep``'s ancestors are never skipped.
+    """
     kept = set(keep.iterancestors()) | {keep} if keep is not None else set()
     nodes: list[TextNode] = []
     for region in roots:
-        nodes.extend(_walk(region, kept))
+        nodes.extend(_walk(region, kept, skip or set()))
     return nodes
 
 
-def _walk(element: etree._Element, kept: set[etree._Element]) -> Iterator[TextNode]:
+def _walk(element: etree._Element, kept: set[etree._Element], skip: set[etree._Element]) -> Iterator[TextNode]:
     children = [c for c in element]
     slots = [element.text is not None] + [c.tail is not None for c in children]
     leaf = sum(slots) == 1 and not any(isinstance(c.tag, str) and (c.text or len(c)) for c in children)
@@ -115,8 +156,8 @@ def _walk(element: etree._Element, kept: set[etree._Element]) -> Iterator[TextNo
         if element.text.strip():
             yield TextNode(element.text, element, slot, leaf)
     for child in children:
-        if isinstance(child.tag, str) and (child in kept or not _skipped(child)):
-            yield from _walk(child, kept)
+        if isinstance(child.tag, str) and (child in kept or not (_skipped(child) or child in skip)):
+            yield from _walk(child, kept, skip)
         if child.tail is not None:
             slot += 1
             if child.tail.strip():

@@ -14,12 +14,12 @@ from typing import Protocol
 
 from lxml import etree
 
-from journals.extraction.content import content_roots, first_h1, text_nodes
+from journals.extraction.content import content_roots, first_h1, teaser_blocks, text_nodes
 from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate, Locator
 from journals.extraction.structured import has_structured_data, structured_values
-from journals.extraction.templates import LEARNING_PAGES, LearnedRules, template_signature
-from journals.extraction.values import Parsed, parse_value
+from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
+from journals.extraction.values import PARSERS, Parsed, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.vocabulary import Attribute, load_attributes
 
@@ -101,7 +101,9 @@ def parse_html(html: str | bytes) -> etree._Element | None:
 def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> dict[str, tuple[Parsed, str]]:
     """Find every attribute on ``root`` by its labels: attribute → (parsed value, rule XPath)."""
     h1 = first_h1(root)
-    nodes = text_nodes(content_roots(root, regions), keep=h1)
+    matcher = default_matcher()
+    teasers = teaser_blocks(h1, lambda text: bool(matcher.embedded(text)))
+    nodes = text_nodes(content_roots(root, regions), keep=h1, skip=teasers)
     chosen: dict[str, Candidate] = {}
     for candidate in sorted(_locator().candidates(nodes), key=_preference):
         chosen.setdefault(candidate.attribute, candidate)
@@ -133,18 +135,23 @@ def _reproduces(root: etree._Element, name: str, xpath: str, parsed: Parsed) -> 
     return again is not None and again.value == parsed.value
 
 
-def _apply_rules(root: etree._Element, xpaths: Mapping[str, str], texts: Mapping[str, str]) -> dict[str, Parsed] | None:
-    """Parse what each rule found; None when one found nothing or something of the wrong type."""
-    attributes = _attributes()
+def _apply_rules(rules: TemplateRules, root: etree._Element) -> dict[str, Parsed] | None:
+    """Parse what each rule found; None when a value has the wrong type or most rules found nothing.
+
+    A rule that finds nothing while the others hold means the page leaves that row out (a null value): the
+    template is the same, re-learning would find nothing either.
+    """
     parsed: dict[str, Parsed] = {}
-    for name, text in texts.items():
+    missing = 0
+    for (name, value_type, last), text in zip(rules.readers, rules.apply(root), strict=True):
         if not text:
-            return None
-        value = parse_value(attributes[name].type, text, last=reads_last(xpaths[name]))
+            missing += 1
+            continue
+        value = PARSERS[value_type](text, last)
         if value is None:
             return None
         parsed[name] = value
-    return parsed
+    return None if missing * 2 > len(rules.readers) else parsed
 
 
 def extract_page(
@@ -154,12 +161,19 @@ def extract_page(
     root = parse_html(page.html)
     if root is None:
         return None
+    return extract_tree(root, page, source, learned_rules, regions)
+
+
+def extract_tree(
+    root: etree._Element, page: PageLike, source: str, learned_rules: LearnedRules, regions: Iterable[str] = ()
+) -> PageExtraction:
+    """:func:`extract_page` on an already parsed page."""
     template = template_signature(root)
     result = PageExtraction(page.url, template)
     rules = learned_rules.get(source, template)
     parsed = None
     if rules is not None and rules.pages_learned >= LEARNING_PAGES:
-        parsed = _apply_rules(root, rules.xpaths, rules.apply(root))
+        parsed = _apply_rules(rules, root)
     if parsed is not None and rules is not None:
         for name, value in parsed.items():
             if name != "title" or page.role == "home":
@@ -176,13 +190,19 @@ def extract_page(
 
 
 def _add_structured(page: PageLike, root: etree._Element, result: PageExtraction) -> None:
+    """Structured values win, except ISSNs: schema.org does not say which is print and which online, so
+    they only fill in an ISSN the labels did not place."""
     attributes = _attributes()
+    placed = {f.value for name, f in result.values.items() if attributes[name].type == "issn"}
     for name, (raw, where) in structured_values(page.html, root).items():
         if name not in attributes or (name == "title" and page.role != "home"):
             continue
         value = parse_value(attributes[name].type, raw)
-        if value is not None and value.value is not None:
-            result.values[name] = Found(value.value, value.raw, page.url, where, "structured")
+        if value is None or value.value is None:
+            continue
+        if attributes[name].type == "issn" and (name in result.values or value.value in placed):
+            continue
+        result.values[name] = Found(value.value, value.raw, page.url, where, "structured")
 
 
 def extract_journal(

@@ -14,6 +14,7 @@ from functools import cache
 
 from rapidfuzz import fuzz, process
 
+from journals.extraction.values import YEAR_IN_BRACKETS
 from journals.vocabulary import Attribute, load_attributes
 
 FUZZY_CUTOFF = 90.0
@@ -63,9 +64,15 @@ class LabelMatcher:
             self._embedded_names.append(name)
         self._embedded = re.compile("|".join(f"(?<![\\w])({p})(?![\\w])" for p in patterns))
 
+    def nested(self, label: str) -> bool:
+        """Whether ``label`` is written inside a longer label ("ISSN" in "eISSN"): ``contains()`` would
+        find it there, so a rule must anchor it at the start of its text."""
+        key = normalise_label(label).replace(" ", "")
+        return any(key in other.replace(" ", "") and key != other.replace(" ", "") for other in self.exact)
+
     def whole(self, text: str) -> str | None:
         """The attribute whose label is the whole of ``text`` (a trailing colon allowed), else None."""
-        key = normalise_label(text)
+        key = normalise_label(YEAR_IN_BRACKETS.sub(" ", text))
         if not key or len(key) > 60:
             return None
         name = self.exact.get(key)

@@ -15,11 +15,13 @@ from lxml import etree
 
 from journals.extraction.content import TextNode
 from journals.extraction.labels import LabelHit, LabelMatcher, normalise_label
-from journals.extraction.values import TYPED, Parsed, count_issns, parse_value
+from journals.extraction.values import TYPED, YEAR_IN_BRACKETS, Parsed, count_issns, parse_value
 from journals.vocabulary import Attribute
 
 MAX_TREE_DISTANCE = 4
-"""How far (edges in the DOM tree) a value may sit from its label."""
+"""How far (edges in the DOM tree) a value may sit after its label."""
+MAX_BACKWARD_DISTANCE = 2
+"""How far a value may sit before its label: in the same element or a sibling, never in the previous row."""
 FORWARD_LOOKAHEAD = 2
 
 
@@ -113,13 +115,14 @@ class Locator:
                 return [found, *self._pair(found, after)]
         elif node.text[: hit.start].strip():
             return []
-        elif after.strip(" \t\r\n:–-") and after.lstrip().startswith((":", "-", "–")):
+        rest = YEAR_IN_BRACKETS.sub(" ", after).strip(" \t\r\n:–-")
+        if value_type not in TYPED and rest and after.lstrip().startswith((":", "-", "–")):
             parsed = parse_value(value_type, after.lstrip().lstrip(":–-"))
             if parsed is None:
                 return []
             bound = following.text if following else ""
             return [Candidate(hit.attribute, parsed, node, hit.text, node, "after", i, bound)]
-        if after.strip(" \t\r\n:–-") or following is not None:
+        if rest or following is not None:
             return []
         return self._near(nodes, is_label, i, hit.attribute, hit.text)
 
@@ -148,8 +151,9 @@ class Locator:
                 break
         if i > 0 and not is_label[i - 1]:
             parsed = parse_value(value_type, nodes[i - 1].text)
-            if parsed is not None:
-                options.append((tree_distance(owner, nodes[i - 1].owner), 1, i - 1, parsed))
+            distance = tree_distance(owner, nodes[i - 1].owner)
+            if parsed is not None and distance <= MAX_BACKWARD_DISTANCE:
+                options.append((distance, 1, i - 1, parsed))
         options = [o for o in options if o[0] <= MAX_TREE_DISTANCE]
         if not options:
             return []

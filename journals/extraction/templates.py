@@ -14,19 +14,47 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from journals.extraction.content import first_h1, title_region
+from journals.extraction.xpaths import reads_last
+from journals.vocabulary import load_attributes
 
 SEPARATOR = "\u241f"
 """Joins the values of one template's rules in the single XPath evaluation that reads them all."""
 
 
+SIGNATURE_LEVELS = 3
+"""How many of the title's ancestors contribute the tags of their children to a page's signature."""
+
+
 def template_signature(root: etree._Element) -> str:
-    """A short hex digest naming the page's template."""
+    """A short hex digest naming the page's template.
+
+    It is made of the title's path and, for the title's parent and the ancestors above it, the tags and
+    classes of their children, runs of equal siblings written once ("p+"): a row left out does not change it.
+    """
     h1 = first_h1(root)
-    region = title_region(root, h1)
-    tree = root.getroottree()
-    parts = [tree.getpath(h1) if h1 is not None else "-", tree.getpath(region)]
-    parts.extend(f"{c.tag}.{c.get('class', '')}" for c in region if isinstance(c.tag, str))
+    if h1 is None:
+        region = title_region(root, None)
+        parts = ["-", *_children(region)]
+    else:
+        parts = [root.getroottree().getpath(h1)]
+        for level, ancestor in enumerate(h1.iterancestors()):
+            if level == SIGNATURE_LEVELS:
+                break
+            parts.append("/")
+            parts.extend(_children(ancestor))
     return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
+
+
+def _children(element: etree._Element) -> list[str]:
+    shapes: list[str] = []
+    for child in element:
+        if isinstance(child.tag, str):
+            shape = f"{child.tag}.{child.get('class', '')}"
+            if shapes and shapes[-1].rstrip("+") == shape:
+                shapes[-1] = shape + "+"
+            else:
+                shapes.append(shape)
+    return shapes
 
 
 @dataclass
@@ -37,7 +65,7 @@ class TemplateRules:
     pages_learned: int = 0
     """How many pages of the template the rules were learned or confirmed on."""
     _compiled: etree.XPath | None = field(default=None, repr=False)
-    _order: tuple[str, ...] = field(default=(), repr=False)
+    _readers: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)
 
     def update(self, xpaths: Mapping[str, str]) -> bool:
         """Add or replace rules; True when anything changed."""
@@ -47,17 +75,26 @@ class TemplateRules:
             self._compiled = None
         return changed
 
-    def apply(self, root: etree._Element) -> dict[str, str]:
-        """The text each rule yields on ``root`` (``""`` where it finds nothing)."""
-        if not self.xpaths:
-            return {}
+    @property
+    def readers(self) -> tuple[tuple[str, str, bool], ...]:
+        """(attribute, value type, reads the last value) per rule, in the order :meth:`apply` returns texts."""
+        self._compile()
+        return self._readers
+
+    def _compile(self) -> None:
+        if self._compiled is not None or not self.xpaths:
+            return
+        types = {a.name: a.type for a in load_attributes()}
+        self._readers = tuple((name, types[name], reads_last(xpath)) for name, xpath in self.xpaths.items())
+        joined = f", '{SEPARATOR}', ".join(self.xpaths.values())
+        self._compiled = etree.XPath(f"concat({joined}, '')")
+
+    def apply(self, root: etree._Element) -> list[str]:
+        """The text each rule yields on ``root`` (``""`` where it finds nothing), in :attr:`readers` order."""
+        self._compile()
         if self._compiled is None:
-            self._order = tuple(self.xpaths)
-            parts = [self.xpaths[a] for a in self._order]
-            joined = f", '{SEPARATOR}', ".join(parts)
-            self._compiled = etree.XPath(f"concat({joined}, '')")
-        texts = str(self._compiled(root)).split(SEPARATOR)
-        return dict(zip(self._order, texts, strict=True))
+            return []
+        return str(self._compiled(root)).split(SEPARATOR)
 
 
 @dataclass
@@ -94,5 +131,5 @@ class LearnedRules:
         return taken
 
 
-LEARNING_PAGES = 3
+LEARNING_PAGES = 5
 """Pages of a new template learned from before its rules are trusted alone: one page may lack a row."""

@@ -30,7 +30,8 @@ _ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Z
 _NUMBER = re.compile(
     r"(?<![\w.,])[-+−]?\d{1,3}(?:[,\s.\u202f\u00a0]\d{3})*(?:[.,]\d+)?(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?"
 )
-_YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
+YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
+"""A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
 _NULL_START = re.compile(r"^\W*(n/a|n\.a\.|tba|tbd|not available|none|nil)\b\W*", re.IGNORECASE)
 _NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()]*$")
 _TRUE_WORDS = ("open access", "gold open access", "fully open access", "oa", "yes", "true", "free access")
@@ -65,6 +66,8 @@ def count_issns(text: str) -> int:
 
 
 def _null_first(text: str) -> Parsed | None:
+    if is_null_text(text):
+        return Parsed(None, clean(text))
     match = _NULL_START.match(text)
     return Parsed(None, match[1]) if match else None
 
@@ -98,7 +101,7 @@ def to_float(raw: str, decimal_comma: bool) -> float:
 
 def _numbers(text: str) -> list[re.Match[str]]:
     """Number tokens of ``text``, without years written in brackets ("(2024)")."""
-    masked = _YEAR_IN_BRACKETS.sub(lambda m: " " * len(m[0]), text)
+    masked = YEAR_IN_BRACKETS.sub(lambda m: " " * len(m[0]), text)
     return list(_NUMBER.finditer(masked))
 
 

@@ -13,6 +13,7 @@ import re
 from lxml import etree
 
 from journals.extraction.content import TextNode
+from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate
 
 
@@ -65,6 +66,8 @@ def _label_anchor(node: TextNode, label: str) -> tuple[str, str]:
     owner = node.owner
     if node.text.strip() == label:
         predicate = f"normalize-space()={literal(' '.join(label.split()))}"
+    elif node.text.lstrip().startswith(label) and default_matcher().nested(label):
+        predicate = f"starts-with(normalize-space(), {literal(label)})"
     else:
         predicate = f"contains(., {literal(label)})"
     parent = owner.getparent()

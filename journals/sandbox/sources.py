@@ -109,6 +109,13 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
         round_rate=0.1,
         wrong_rate=0.03,
     ),
+    SiteSpec(
+        "heldout",
+        "heldout",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=30,
+        selection_rate=0.3,
+    ),
 )
 PUBLISHER_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "publisher")
 NUMERIC = frozenset({"impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip"})

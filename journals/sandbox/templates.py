@@ -784,3 +784,13 @@ TEMPLATES: dict[str, type[SiteTemplates]] = {
     "scimago": ScimagoTemplates,
     "metricsdb": MetricsDBTemplates,
 }
+
+
+def _register_heldout() -> None:
+    """The held-out site lives in its own module (:mod:`journals.sandbox.heldout`), which imports this one."""
+    from journals.sandbox.heldout import HeldoutTemplates
+
+    TEMPLATES["heldout"] = HeldoutTemplates
+
+
+_register_heldout()
