@@ -8,7 +8,7 @@ SEED ?= 1
 JOURNALS ?= 2000
 SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
 
-.PHONY: crawl test lint evaluate eval-mdr bench clean scrapyd deploy schedule
+.PHONY: crawl test lint evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,5 +62,13 @@ clean:
 	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url
 
 # MDR data-record mining: record-level precision, recall and F1 on the labelled sets in ../shared/data/mdr.
-eval-mdr:
+eval-mdr: $(STAMP)
 	$(PY) -m journals.mdr.evaluation
+
+# Every speed figure beside its reference, medians of BENCH_REPEATS runs; prints the table, writes bench.json.
+# BENCH_SCALE sets the journal counts of the scale figure (issue 7 asks for 10000,100000: about an hour).
+BENCH_REPEATS ?= 3
+BENCH_SCALE ?= 10000,100000
+BENCH_ONLY ?= crawl,algorithms,scale
+bench: $(STAMP)
+	$(PY) -m journals.benchmarks --repeats $(BENCH_REPEATS) --scale $(BENCH_SCALE) --only $(BENCH_ONLY)
