@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
-from scrapy.exceptions import NotConfigured
 from scrapy.http import Response, TextResponse
 
 from journals.decoding import decode_html, looks_binary
@@ -52,20 +51,28 @@ class PublisherSpider(scrapy.Spider):
         self, start_url: str | None = None, start_urls: str | None = None, source: str | None = None, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
+        urls = self.check_arguments(start_url=start_url, start_urls=start_urls)
+        self.seed_urls = urls
+        self.source_override = source if len(urls) == 1 else None
+
+    @classmethod
+    def check_arguments(cls, start_url: str | None = None, start_urls: str | None = None, **_: Any) -> list[str]:
+        """The start URLs the arguments ask for; ``ValueError`` naming the problem when they are unusable."""
         urls = [u.strip() for u in (start_urls or "").split(",") if u.strip()]
         if start_url:
             urls.insert(0, start_url.strip())
         if not urls:
-            urls = [self.default_start_url()]
+            urls = [cls.default_start_url()]
         for url in urls:
-            if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).hostname:
-                raise NotConfigured(f"start_url must be an absolute http(s) URL, got {url!r}")
-        self.seed_urls = urls
-        self.source_override = source if len(urls) == 1 else None
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError(f"start_url must be an absolute http(s) URL, got {url!r}")
+        return urls
 
-    def default_start_url(self) -> str:
+    @classmethod
+    def default_start_url(cls) -> str:
         """The start URL when none is given: the generic spider needs one."""
-        raise NotConfigured("the publisher spider needs -a start_url=URL (or -a start_urls=URL1,URL2)")
+        raise ValueError("the publisher spider needs -a start_url=URL (or -a start_urls=URL1,URL2)")
 
     def source_for(self, start_url: str) -> str:
         """The source name of the records found from ``start_url``."""
@@ -195,9 +202,10 @@ class SiteSpider(PublisherSpider):
 
     name = ""  # abstract: only the subclasses, named after their publisher, are spiders
 
-    def default_start_url(self) -> str:
+    @classmethod
+    def default_start_url(cls) -> str:
         """The real site's start URL."""
-        return site_profiles()[self.name]["start_url"]
+        return site_profiles()[cls.name]["start_url"]
 
     def source_for(self, start_url: str) -> str:
         """Records are always named after the publisher, on its real site or its sandbox twin."""

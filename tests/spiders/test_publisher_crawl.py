@@ -38,7 +38,13 @@ def test_site_spider_runs_on_its_sandbox_twin(spider: str, sandbox: RunningSandb
     assert all(item["title"] == titles[item["url"]] for item in items)
 
 
-def test_bad_start_url_is_a_one_line_error(tmp_path: Path) -> None:
-    result = run_scrapy("crawl", "publisher", "-a", "start_url=not a url", "-O", str(tmp_path / "x.jsonl"))
-    assert result.returncode != 0
-    assert "start_url must be an absolute http(s) URL" in result.stderr
+def test_bad_arguments_are_one_line_errors(tmp_path: Path) -> None:
+    for args, message in (
+        (["publisher", "-a", "start_url=not a url"], "start_url must be an absolute http(s) URL, got 'not a url'"),
+        (["publisher"], "the publisher spider needs -a start_url=URL"),
+        (["no-such-spider"], "no spider named 'no-such-spider'"),
+    ):
+        result = run_scrapy("crawl", *args, "-O", str(tmp_path / "x.jsonl"))
+        assert result.returncode == 2
+        assert f"error: {message}" in result.stderr
+        assert "Traceback" not in result.stderr

@@ -1,0 +1,31 @@
+"""``scrapy crawl``, with the spider's arguments checked first so a bad one is a one-line error.
+
+Scrapy builds the spider inside the crawl, where an exception becomes a traceback; spiders of this project
+expose ``check_arguments`` (raising ``ValueError``) so the command can refuse bad arguments up front.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from scrapy.exceptions import UsageError
+
+
+class Command(ScrapyCrawlCommand):
+    """Run a spider, after checking its arguments."""
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Check ``-a`` arguments with the spider's ``check_arguments``, then crawl as Scrapy does."""
+        if len(args) == 1 and self.crawler_process is not None:
+            try:
+                spider_class = self.crawler_process.spider_loader.load(args[0])
+            except KeyError as error:
+                raise UsageError(f"no spider named {args[0]!r}", print_help=False) from error
+            check = getattr(spider_class, "check_arguments", None)
+            if check is not None:
+                try:
+                    check(**opts.spargs)
+                except ValueError as error:
+                    raise UsageError(str(error), print_help=False) from error
+        super().run(args, opts)
