@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from journals.extraction.extract import _PARSER, extract_tree, parse_html
+from journals.extraction.extract import _UTF8_PARSER, extract_tree, parse_html
 from journals.extraction.templates import LearnedRules
 from journals.items import FetchedPage
 from journals.sandbox.sources import PUBLISHER_NAMES
@@ -61,7 +61,7 @@ def bench_extraction(repeats: int = 5) -> dict[str, float]:
 
     def parse_all() -> None:
         for _, _, body in encoded:
-            etree.fromstring(body, _PARSER)
+            etree.fromstring(body, _UTF8_PARSER)
 
     def extract_all() -> None:
         for source, page, root in trees:

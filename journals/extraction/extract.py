@@ -86,16 +86,19 @@ def _locator() -> Locator:
     return Locator(default_matcher(), _attributes())
 
 
-_PARSER = etree.HTMLParser(remove_comments=False, remove_pis=True)
+_PARSER = etree.HTMLParser(remove_pis=True)
+_UTF8_PARSER = etree.HTMLParser(remove_pis=True, encoding="utf-8")
+"""Decoded text is handed to lxml as UTF-8 bytes, whatever charset its ``<meta>`` once declared."""
 
 
 def parse_html(html: str | bytes) -> etree._Element | None:
     """The page's lxml tree, None for an empty or unparsable document."""
     try:
-        root = etree.fromstring(html.encode("utf-8") if isinstance(html, str) else html, _PARSER)
+        if isinstance(html, str):
+            return etree.fromstring(html.encode("utf-8", errors="replace"), _UTF8_PARSER)
+        return etree.fromstring(html, _PARSER)
     except (etree.ParserError, ValueError):
         return None
-    return root
 
 
 def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> dict[str, tuple[Parsed, str]]:

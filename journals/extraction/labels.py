@@ -25,7 +25,7 @@ _MARKS = dict.fromkeys(map(ord, "™®©℠*"), None)
 
 def normalise_label(text: str) -> str:
     """``text`` as labels are compared: case-folded, marks and punctuation dropped, spaces collapsed."""
-    folded = unicodedata.normalize("NFKC", text).translate(_MARKS).casefold()
+    folded = unicodedata.normalize("NFKC", text.translate(_MARKS)).casefold()
     return " ".join(re.sub(r"[^\w]+", " ", folded).split())
 
 
@@ -55,7 +55,7 @@ class LabelMatcher:
         self._embedded_names: list[str] = []
         patterns = []
         for label, name in labels:
-            tokens = re.findall(r"\w+", unicodedata.normalize("NFKC", label).translate(_MARKS))
+            tokens = re.findall(r"\w+", unicodedata.normalize("NFKC", label.translate(_MARKS)))
             if not tokens:
                 continue
             body = r"[\W_]{0,3}".join(re.escape(t) for t in tokens)

@@ -77,10 +77,14 @@ class ExtractionPipeline:
     Extraction runs on the reactor thread: on a learned template it costs less than parsing the page, far
     less than a hand-off to a worker thread, and the learned rules stay single-threaded. Loading and saving
     rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps them in memory.
+
+    Stats: ``extraction/pages_learned`` (pages searched by their labels), ``extraction/pages_by_rule``
+    (pages read with a learned template's rules).
     """
 
-    def __init__(self, rule_store: RuleStore | None = None) -> None:
+    def __init__(self, rule_store: RuleStore | None = None, crawler: Crawler | None = None) -> None:
         self.rule_store = rule_store
+        self.crawler = crawler
         self.learned_rules = LearnedRules()
         self._loaded_sources: set[str] = set()
         self._core = {a.name for a in load_attributes() if a.core}
@@ -90,10 +94,10 @@ class ExtractionPipeline:
         """Persist rules in ``DATABASE_URL`` unless ``EXTRACTION_RULES_PERSIST`` is off."""
         settings = crawler.settings
         if not settings.getbool("EXTRACTION_RULES_PERSIST", True):
-            return cls()
+            return cls(crawler=crawler)
         from journals.store import database_url
 
-        return cls(SQLRuleStore(database_url(settings)))
+        return cls(SQLRuleStore(database_url(settings)), crawler)
 
     async def process_item(self, item: Any) -> Any:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a :class:`JournalPages`."""
@@ -107,6 +111,9 @@ class ExtractionPipeline:
         extraction = extract_journal(
             item.pages, self.learned_rules, item.main_regions, source=item.source, listing_title=listing_title
         )
+        if self.crawler is not None and self.crawler.stats is not None:
+            for page in extraction.pages:
+                self.crawler.stats.inc_value("extraction/pages_learned" if page.learned else "extraction/pages_by_rule")
         if self.rule_store is not None and self.learned_rules.changed:
             await run_in_thread(self._save, self.learned_rules.take_changed())
         return self.journal_item(item, extraction)

@@ -1,0 +1,59 @@
+"""Label matching: normalisation, near misses, labels inside running text and not inside unrelated words."""
+
+from __future__ import annotations
+
+import pytest
+
+from journals.extraction.labels import default_matcher, normalise_label
+
+
+def test_normalise_drops_case_marks_and_punctuation() -> None:
+    assert normalise_label("Journal Impact Factor™:") == "journal impact factor"
+    assert normalise_label("  5-Year   IF ") == "5 year if"
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("Impact Factor", "impact_factor"),
+        ("Journal Impact Factor™:", "impact_factor"),
+        ("Impact Factor (2024)", "impact_factor"),
+        ("Five-Year Impact Factor", "five_year_impact_factor"),
+        ("ISSN (online)", "eissn"),
+        ("Chief Editor", "editor_in_chief"),
+        ("Impact Facter", "impact_factor"),
+        ("SCImago Journal Rank (SJR)", "sjr"),
+    ],
+)
+def test_whole_node_labels(text: str, attribute: str) -> None:
+    assert default_matcher().whole(text) == attribute
+
+
+@pytest.mark.parametrize("text", ["2D Algebra", "Tomasz Petrov", "4.117", "Latest articles will appear here."])
+def test_other_text_is_no_label(text: str) -> None:
+    assert default_matcher().whole(text) is None
+
+
+def test_labels_inside_running_text() -> None:
+    hits = default_matcher().embedded("The journal's 2024 Impact Factor is 4.117. Its five-year impact factor is 5.")
+    assert [h.attribute for h in hits] == ["impact_factor", "five_year_impact_factor"]
+
+
+def test_longest_label_wins_and_qualifiers_are_bracketed() -> None:
+    hits = default_matcher().embedded("ISSN 3329-4593 (print); 6822-379X (online)")
+    assert [(h.attribute, h.bracketed) for h in hits] == [("issn", False), ("issn", True), ("eissn", True)]
+    assert [h.text for h in default_matcher().embedded("Print ISSN: x | Online ISSN: y")] == [
+        "Print ISSN",
+        "Online ISSN",
+    ]
+
+
+def test_a_label_does_not_match_inside_unrelated_words() -> None:
+    matcher = default_matcher()
+    assert matcher.embedded("if you like the journal, notify us") == []
+    assert matcher.embedded("Specification of the offline printer") == []
+
+
+def test_nested_labels() -> None:
+    assert default_matcher().nested("ISSN")
+    assert not default_matcher().nested("Online ISSN")

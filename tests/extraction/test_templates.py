@@ -1,0 +1,75 @@
+"""Templates: the signature follows structure not URL, rules are learned once and reused, and re-learned."""
+
+from __future__ import annotations
+
+from journals.extraction import LearnedRules, extract_journal, template_signature
+from journals.extraction.extract import parse_html
+from journals.extraction.templates import LEARNING_PAGES
+from journals.items import FetchedPage
+
+
+def _page(n: int, rows: list[tuple[str, str]], kind: str = "dl") -> FetchedPage:
+    if kind == "dl":
+        block = "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
+    else:
+        block = "<table>" + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</table>"
+    html = f"<html><body><main><h1>Journal {n}</h1>{block}</main><aside><p>ISSN: 0941-0325</p></aside></body></html>"
+    return FetchedPage(url=f"https://example.org/{kind}/{n}", html=html, role="home")
+
+
+ROWS = [("Print ISSN", "3372-1653"), ("Impact Factor", "4.117"), ("Editor-in-Chief", "Ada Li")]
+
+
+def test_signature_is_structural() -> None:
+    a, b = (parse_html(_page(n, ROWS).html) for n in (1, 2))
+    table = parse_html(_page(3, ROWS, "table").html)
+    fewer = parse_html(_page(4, ROWS[1:]).html)
+    assert a is not None and b is not None and table is not None and fewer is not None
+    assert template_signature(a) == template_signature(b) == template_signature(fewer)
+    assert template_signature(a) != template_signature(table)
+
+
+def test_rules_are_learned_then_reused() -> None:
+    learned_rules = LearnedRules()
+    methods = []
+    for n in range(LEARNING_PAGES + 3):
+        extraction = extract_journal([_page(n, ROWS)], learned_rules, source="s")
+        methods.append(extraction.values["impact_factor"].method)
+        assert extraction.value("title") == f"Journal {n}"
+        assert extraction.value("issn") == "3372-1653"
+    assert methods[:LEARNING_PAGES] == ["heuristic"] * LEARNING_PAGES
+    assert methods[LEARNING_PAGES:] == ["rule"] * 3
+    assert len(learned_rules.templates["s"]) == 1
+
+
+def test_reordered_and_missing_rows_keep_their_values_apart() -> None:
+    learned_rules = LearnedRules()
+    for n in range(LEARNING_PAGES):
+        extract_journal([_page(n, ROWS)], learned_rules, source="s")
+    reordered = extract_journal([_page(9, [ROWS[2], ROWS[1]])], learned_rules, source="s")
+    assert reordered.value("impact_factor") == 4.117
+    assert reordered.value("issn") is None
+    assert reordered.values["editor_in_chief"].method == "rule"
+
+
+def test_an_invalid_value_triggers_relearning() -> None:
+    learned_rules = LearnedRules()
+    for n in range(LEARNING_PAGES):
+        extract_journal([_page(n, ROWS)], learned_rules, source="s")
+    odd = [("Print ISSN", "Ada Li"), ("ISSN", "3372-1653"), ("Impact Factor", "4.117")]
+    extraction = extract_journal([_page(7, odd)], learned_rules, source="s")
+    assert extraction.pages[0].learned
+    assert extraction.value("issn") == "3372-1653"
+
+
+def test_new_templates_are_met_ad_hoc_and_stored_rules_reload() -> None:
+    learned_rules = LearnedRules()
+    extract_journal([_page(1, ROWS)], learned_rules, source="s")
+    extract_journal([_page(2, ROWS, "table")], learned_rules, source="s")
+    changed = learned_rules.take_changed()
+    assert len(changed) == 2
+    reloaded = LearnedRules()
+    reloaded.load("s", {template: rules for (_, template), rules in changed.items()})
+    extraction = extract_journal([_page(3, ROWS, "table")], reloaded, source="s")
+    assert extraction.values["impact_factor"].method == "rule"
+    assert extraction.value("impact_factor") == 4.117

@@ -1,0 +1,88 @@
+"""The extraction pipeline: JournalPages in, JournalItem out, rules loaded from and saved to a rule store."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from scrapy.utils.defer import deferred_f_from_coro_f
+
+from journals.items import FetchedPage, JournalItem, JournalPages
+from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
+
+
+class MemoryRuleStore:
+    """A rule store in a dict."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, dict[str, dict[str, str]]] = {}
+        self.loads = 0
+
+    def load(self, source: str) -> dict[str, dict[str, str]]:
+        self.loads += 1
+        return {t: dict(r) for t, r in self.rules.get(source, {}).items()}
+
+    def save(self, source: str, template: str, rules: Mapping[str, str]) -> None:
+        self.rules.setdefault(source, {}).setdefault(template, {}).update(rules)
+
+
+def _pages(n: int) -> JournalPages:
+    home = (
+        f"<html><head><title>Journal {n} | Site</title></head><body><main><h1>Journal {n}</h1>"
+        "<dl><dt>Print ISSN</dt><dd>3372-1653</dd><dt>Impact Factor</dt><dd>4,117 (2024)</dd>"
+        "<dt>h-index</dt><dd>42</dd><dt>Access</dt><dd>Open access</dd><dt>CiteScore</dt><dd>n/a</dd></dl>"
+        "</main><aside><p>Impact Factor: 9.999</p></aside></body></html>"
+    )
+    url = f"https://example.org/j/{n}"
+    listing = FetchedPage(url="https://example.org/az/j", html="<html></html>", role="listing")
+    return JournalPages(
+        source="site",
+        url=url,
+        listing_url=listing.url,
+        listing_title=f"Journal {n}",
+        pages=[listing, FetchedPage(url=url, html=home, role="home")],
+    )
+
+
+async def _run(pipeline: ExtractionPipeline, items: list[object]) -> list[object]:
+    out = [await pipeline.process_item(item) for item in items]
+    await pipeline.close_spider()
+    return out
+
+
+@deferred_f_from_coro_f
+async def test_journal_item_fields_attributes_and_provenance() -> None:
+    pipeline = ExtractionPipeline()
+    item, other = await _run(pipeline, [_pages(1), {"not": "journal pages"}])
+    assert other == {"not": "journal pages"}
+    assert isinstance(item, JournalItem)
+    assert (item.title, item.issn, item.impact_factor, item.citescore) == ("Journal 1", "3372-1653", 4.117, None)
+    assert item.attributes == {"h_index": 42, "open_access": True}
+    assert item.provenance["impact_factor"]["raw"] == "4,117"
+    assert item.provenance["impact_factor"]["extractor"] == "heuristic"
+    assert "Impact Factor" in item.provenance["impact_factor"]["xpath"]
+    assert item.provenance["citescore"]["raw"] == "n/a"
+
+
+@deferred_f_from_coro_f
+async def test_rules_are_saved_and_reused_by_the_next_crawl() -> None:
+    store = MemoryRuleStore()
+    await _run(ExtractionPipeline(store), [_pages(n) for n in range(8)])
+    assert store.loads == 1
+    assert store.rules["site"]
+    next_crawl = ExtractionPipeline(store)
+    (item,) = await _run(next_crawl, [_pages(99)])
+    assert isinstance(item, JournalItem)
+    assert item.provenance["impact_factor"]["extractor"] == "rule"
+    assert item.impact_factor == 4.117
+
+
+@deferred_f_from_coro_f
+async def test_sql_rule_store_round_trip(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rules.db'}"
+    store = SQLRuleStore(url)
+    await _run(ExtractionPipeline(store), [_pages(n) for n in range(6)])
+    reopened = SQLRuleStore(url)
+    loaded = reopened.load("site")
+    reopened.close()
+    assert any("impact_factor" in rules for rules in loaded.values())
