@@ -39,9 +39,23 @@ ITEM_PIPELINES = {
 }
 
 FEED_EXPORT_FIELDS = [
-    "source", "url", "title", "issn", "eissn", "impact_factor", "five_year_impact_factor",
-    "citescore", "sjr", "snip", "editor_in_chief", "attributes",
+    "source",
+    "url",
+    "title",
+    "issn",
+    "eissn",
+    "impact_factor",
+    "five_year_impact_factor",
+    "citescore",
+    "sjr",
+    "snip",
+    "editor_in_chief",
+    "attributes",
 ]
 FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
 MDR_MAX_NODE_LENGTH = 10
 MDR_THRESHOLD = 0.3
+
+# Crawl progress per source: live lines on a terminal, periodic log lines otherwise, off under scrapyd.
+EXTENSIONS = {"journals.extensions.progress.ProgressExtension": 500}
+PROGRESS_ENABLED = True

@@ -27,6 +27,12 @@ def site_profiles() -> dict[str, dict[str, Any]]:
     return {k: v for k, v in json.loads(raw).items() if not k.startswith("_")}
 
 
+def index_letter(anchor_text: str) -> str:
+    """The A–Z letter an index anchor stands for: ``Ab`` → ``A``; digits and ``#`` → ``0-9``."""
+    first = anchor_text[:1].upper()
+    return first if "A" <= first <= "Z" else "0-9"
+
+
 def source_name(start_url: str) -> str:
     """The source a start URL stands for: its first path segment on a sandbox-like host, else the host."""
     parts = urlsplit(start_url)
@@ -86,7 +92,9 @@ class PublisherSpider(scrapy.Spider):
         """One request per start URL, carrying its source and scope."""
         for url in self.seed_urls:
             scope = {"source": self.source_for(url), "hosts": sorted(self.allowed_hosts(url))}
-            yield scrapy.Request(url, callback=self.parse_start, cb_kwargs={"scope": scope, "depth": 0})
+            yield scrapy.Request(
+                url, callback=self.parse_start, cb_kwargs={"scope": scope, "depth": 0}, meta={"source": scope["source"]}
+            )
 
     def _read(self, response: Response) -> tuple[str, PageLinks] | None:
         """The page's text (decoded even when its charset is missing or wrong) and its links; None if binary."""
@@ -113,13 +121,22 @@ class PublisherSpider(scrapy.Spider):
         if letters:
             for anchor in letters:
                 yield response.follow(
-                    anchor.url, self.parse_listing, cb_kwargs={"scope": scope}, errback=self.request_failed
+                    anchor.url,
+                    self.parse_listing,
+                    cb_kwargs={"scope": scope},
+                    errback=self.request_failed,
+                    meta={"source": scope["source"], "letter": index_letter(anchor.text)},
                 )
             return
         if depth < self.max_browse_depth:
             for anchor in links.browse:
                 if self._in_scope(anchor.url, scope):
-                    yield response.follow(anchor.url, self.parse_start, cb_kwargs={"scope": scope, "depth": depth + 1})
+                    yield response.follow(
+                        anchor.url,
+                        self.parse_start,
+                        cb_kwargs={"scope": scope, "depth": depth + 1},
+                        meta={"source": scope["source"]},
+                    )
         if not links.browse:
             self.logger.warning("No A–Z letters and no browse link on the start page %s", response.url)
 
@@ -130,10 +147,18 @@ class PublisherSpider(scrapy.Spider):
             return
         text, links = page
         self.crawler.stats.inc_value("journals/listing_pages")
+        letter = response.meta.get("letter")
         for anchor in links.letters + links.pages:
             if self._in_scope(anchor.url, scope):
                 yield response.follow(
-                    anchor.url, self.parse_listing, cb_kwargs={"scope": scope}, errback=self.request_failed
+                    anchor.url,
+                    self.parse_listing,
+                    cb_kwargs={"scope": scope},
+                    errback=self.request_failed,
+                    meta={
+                        "source": scope["source"],
+                        "letter": letter if anchor in links.pages else index_letter(anchor.text),
+                    },
                 )
         listing = FetchedPage(url=response.url, html=text, role="listing")
         for anchor in links.journals:
@@ -143,6 +168,7 @@ class PublisherSpider(scrapy.Spider):
                     self.parse_journal,
                     cb_kwargs={"scope": scope, "listing": listing, "listing_title": anchor.text},
                     errback=self.request_failed,
+                    meta={"source": scope["source"]},
                 )
 
     def parse_journal(
@@ -163,7 +189,12 @@ class PublisherSpider(scrapy.Spider):
         hops = [a for a in links.metrics if self._in_scope(a.url, scope) and a.url != response.url]
         if hops:
             yield response.follow(
-                hops[0].url, self.parse_metrics, cb_kwargs={"item": item}, errback=self.metrics_failed, dont_filter=True
+                hops[0].url,
+                self.parse_metrics,
+                cb_kwargs={"item": item},
+                errback=self.metrics_failed,
+                dont_filter=True,
+                meta={"source": scope["source"]},
             )
         else:
             self.crawler.stats.inc_value("journals/journal_pages")
@@ -186,6 +217,7 @@ class PublisherSpider(scrapy.Spider):
         response = getattr(error, "response", None)
         cause = f"http_{response.status}" if response is not None else type(error).__name__
         self.crawler.stats.inc_value(f"journals/failed_pages/{cause}")
+        self.crawler.stats.inc_value(f"journals/failed_pages_by_source/{failure.request.meta.get('source')}")
         self.logger.warning("Page failed (%s): %s", cause, failure.request.url)
 
     def metrics_failed(self, failure: Any) -> Iterator[JournalPages]:

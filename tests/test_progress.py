@@ -1,0 +1,18 @@
+"""Progress bookkeeping per source."""
+
+from journals.progress import ProgressBoard
+
+
+def test_board_counts_letters_pages_journals_and_rate() -> None:
+    board = ProgressBoard()
+    board.page("wiley", "A", listing=True)
+    board.page("wiley", "A", listing=True)
+    board.page("wiley", "B", listing=True)
+    board.page("wiley", None, listing=False)
+    board.source("wiley").journals = 3
+    board.page("bmj", "0-9", listing=True)
+    lines = board.lines(seconds_since_last=2.0)
+    assert lines[0].startswith("bmj") and "letters  1/27" in lines[0]
+    assert "letters  2/27" in lines[1] and "listing pages     3" in lines[1] and "journals      3" in lines[1]
+    assert "2.0 pages/s" in lines[1]
+    assert "0.0 pages/s" in board.lines(seconds_since_last=1.0)[1]
