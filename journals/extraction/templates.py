@@ -21,7 +21,7 @@ SEPARATOR = "\u241f"
 """Joins the values of one template's rules in the single XPath evaluation that reads them all."""
 
 
-SIGNATURE_LEVELS = 3
+SIGNATURE_LEVELS = 2
 """How many of the title's ancestors contribute the tags of their children to a page's signature."""
 
 

@@ -45,7 +45,8 @@ def clean(text: str) -> str:
 
 def is_null_text(text: str) -> bool:
     """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…)."""
-    return clean(text).strip(" :.;,").casefold() in NULL_WORDS or clean(text).strip() in {"-", "–", "—"}
+    cleaned = clean(text)
+    return cleaned.strip(" :.;,").casefold() in NULL_WORDS or cleaned in {"-", "–", "—"}
 
 
 def issn_check_ok(digits: str) -> bool:
@@ -74,6 +75,8 @@ def _null_first(text: str) -> Parsed | None:
 
 def parse_issn(text: str, last: bool = False) -> Parsed | None:
     """An ISSN as ``NNNN-NNNC`` (``15384357`` accepted), check digit validated; "n/a" is a null value."""
+    if len(text) == 9 and text[4] == "-" and not last and _ISSN.fullmatch(text) and issn_check_ok(text[:4] + text[5:]):
+        return Parsed(text.upper(), text)
     found = list(_valid_issns(text))
     if not found:
         return None if last else _null_first(text)
@@ -110,6 +113,8 @@ def _is_year(token: str) -> bool:
 
 
 def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
+    if text[:1].isdigit() and text.replace(".", "", 1).isdigit():
+        return Parsed(float(text), text)
     tokens = [m for m in _numbers(text) if m[0].strip()]
     if len(tokens) > 1:
         tokens = [m for m in tokens if not _is_year(m[0].strip())] or tokens
