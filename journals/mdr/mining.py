@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from journals.mdr.records import region_records
-from journals.mdr.regions import Region, find_regions
+from journals.mdr.regions import Region, find_all_regions
 from journals.mdr.tagtree import TagTree, parse_html
 
 DEFAULT_MAX_NODE_LENGTH = 10
@@ -42,7 +42,8 @@ class DataRegion:
     score: float
     """How much content the region carries: the characters of its records' text. Regions are ranked by it."""
     records: list[DataRecord]
-    """The region's data records in document order (§3.3), those found next to it by §3.4 included."""
+    """The region's data records in document order (§3.3), those found next to it by §3.4 included; records
+    without any text are left out."""
 
 
 def mine_data_regions(
@@ -60,24 +61,65 @@ def mine_data_regions(
 
 
 def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
-    """Mine an already built tag tree (see :func:`mine_data_regions`)."""
-    regions = find_regions(tree, k, threshold)
+    """Mine an already built tag tree (see :func:`mine_data_regions`).
+
+    The root's regions (UnCoveredDRs) are reported, and so are the regions nested inside their records
+    when those are themselves lists of substantial records (see :func:`_substantial`). A record without
+    any text describes no object and is left out; a region left with fewer than two records, or a region
+    of k > 1 nodes left with two or three records, is left out too.
+    """
+    top, nested = find_all_regions(tree, k, threshold)
     taken = bytearray(len(tree.elements))
-    for region in regions:
+    for region in top + nested:
         for kid in tree.children[region.parent][region.start : region.start + region.count]:
             taken[kid] = 1
-    mined = [_describe(tree, region, *region_records(tree, region, threshold, taken)) for region in regions]
+    mined = []
+    for regions, is_nested in ((top, False), (nested, True)):
+        for region in regions:
+            region_k, records = region_records(tree, region, threshold, taken)
+            described, tags = _describe(tree, region, region_k, records)
+            if _kept(described, tags, is_nested):
+                mined.append(described)
     return sorted(mined, key=lambda region: (-region.score, -len(region.records)))
 
 
-def _describe(tree: TagTree, region: Region, k: int, records: list[list[int]]) -> DataRegion:
-    described = [
-        DataRecord(
-            xpaths=[tree.xpath(node) for node in nodes],
-            text=" ".join(filter(None, (tree.text(node) for node in nodes))),
-        )
-        for nodes in records
-    ]
+NESTED_MIN_RECORDS = 5
+"""Fewest records of a region nested in another region's record for it to be reported."""
+NESTED_MIN_TEXT = 30
+"""Fewest characters of text per record, on average, of a reported nested region."""
+NESTED_MIN_TAGS = 3
+"""Fewest tags per record, on average, of a reported nested region."""
+
+
+def _kept(region: DataRegion, tags: int, is_nested: bool) -> bool:
+    """Whether a region with its text-less records already left out is a data region worth reporting.
+
+    Two similar generalized nodes are weak evidence: two or three records of several nodes each are
+    mostly halves of a page. A list nested in a record is reported only when its records are
+    substantial (several tags and a line of text each, five or more of them): a product's colour
+    swatches or a review's tag links stay part of their record.
+    """
+    count = len(region.records)
+    if count < 2 or (region.k > 1 and count <= 3):
+        return False
+    if not is_nested:
+        return True
+    return (
+        count >= NESTED_MIN_RECORDS
+        and region.score >= NESTED_MIN_TEXT * count
+        and tags >= NESTED_MIN_TAGS * count
+    )
+
+
+def _describe(tree: TagTree, region: Region, k: int, records: list[list[int]]) -> tuple[DataRegion, int]:
+    """The region as plain data (records without text left out), and the elements its records hold."""
+    described = []
+    tags = 0
+    for nodes in records:
+        text = " ".join(filter(None, (tree.text(node) for node in nodes)))
+        if text:
+            described.append(DataRecord(xpaths=[tree.xpath(node) for node in nodes], text=text))
+            tags += sum(tree.ends[node] - node for node in nodes)
     return DataRegion(
         parent=tree.xpath(region.parent),
         k=k,
@@ -85,4 +127,4 @@ def _describe(tree: TagTree, region: Region, k: int, records: list[list[int]]) -
         count=region.count,
         score=float(sum(len(record.text) for record in described)),
         records=described,
-    )
+    ), tags

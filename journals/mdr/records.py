@@ -94,6 +94,27 @@ def _records_of_combination(tree: TagTree, nodes: list[int], threshold: float) -
     return [list(nodes)]
 
 
+def _parts_are_records(tree: TagTree, covered: list[int], k: int, threshold: float) -> bool:
+    """Whether the nodes of a region cut into GNs of ``k > 1`` nodes are really one record each.
+
+    Records of varying structure (3 to 50 tags each) break the chain of similar pairs at k = 1, and a
+    longer GN then covers them because the sums of a few records even out. Such a region has no period:
+    its nodes all share one tag and a node is similar to the next one at least half as often as to the
+    node ``k`` further, the same place in the next GN. A real k-node record (a heading row and a detail
+    row, a divider and a review) is periodic: its parts differ from their neighbours, not from the next GN's.
+    """
+    tag = tree.tag(covered[0])
+    if any(tree.tag(node) != tag for node in covered):
+        return False
+    tokens, ends = tree.tokens, tree.ends
+    strings = [tokens[node : ends[node]] for node in covered]
+    next_similar = sum(similar(a, b, threshold) for a, b in pairwise(strings))
+    period_similar = sum(similar(a, b, threshold) for a, b in zip(strings, strings[k:], strict=False))
+    next_rate = next_similar / (len(strings) - 1)
+    period_rate = period_similar / max(1, len(strings) - k)
+    return next_rate >= period_rate / 2
+
+
 def region_records(
     tree: TagTree, region: Region, threshold: float, taken: bytearray
 ) -> tuple[int, list[Record]]:
@@ -105,6 +126,9 @@ def region_records(
     gns = _generalized_nodes(tree, region, threshold)
     k = len(gns[0])
     if k > 1:
+        covered = [node for gn in gns for node in gn]
+        if _parts_are_records(tree, covered, k, threshold):
+            return 1, [[node] for node in covered]
         return k, [record for gn in gns for record in _records_of_combination(tree, gn, threshold)]
     records = [record for gn in gns for record in _records_of_node(tree, gn[0], threshold)]
     if len(records) == len(gns):

@@ -127,12 +127,20 @@ def _ident_drs(parent: int, size: int, runs: dict[tuple[int, int], _Runs], max_k
 
 
 def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
-    """FindDRs over the whole tree: the root's data regions, uncovered ones of descendants included.
+    """FindDRs over the whole tree: the root's data regions, uncovered ones of descendants included."""
+    return find_all_regions(tree, max_k, threshold)[0]
+
+
+def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[Region], list[Region]]:
+    """FindDRs over the whole tree: the root's data regions (UnCoveredDRs), and the nested ones.
 
     Nodes are visited in reverse preorder, so every child is done before its parent; a child's regions
-    rise to its parent unless one of the parent's own regions covers that child (UnCoveredDRs).
+    rise to its parent unless one of the parent's own regions covers that child (UnCoveredDRs). The
+    regions UnCoveredDRs drops (those inside a generalized node of a region higher up) are returned
+    second: a generalized node whose parts are themselves lists of similar records holds them.
     """
     found: dict[int, list[Region]] = {}
+    nested: list[Region] = []
     children, heights = tree.children, tree.heights
     for node in range(len(tree.elements) - 1, -1, -1):
         if heights[node] < _MIN_HEIGHT:
@@ -150,8 +158,8 @@ def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
         # small-to-large: extend the longest list of a child so each region moves O(log n) times
         lists = [found.pop(kid) for index, kid in enumerate(kids) if kid in found and not covered[index]]
         for index, kid in enumerate(kids):
-            if covered[index]:
-                found.pop(kid, None)
+            if covered[index] and kid in found:
+                nested.extend(found.pop(kid))
         if not lists and not own:
             continue
         lists.sort(key=len, reverse=True)
@@ -161,4 +169,8 @@ def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
         merged.extend(own)
         found[node] = merged
     root_regions = found.get(0, [])
-    return sorted(root_regions, key=lambda region: (region.parent, region.start))
+    for node, regions in found.items():
+        if node != 0:
+            nested.extend(regions)
+    order = lambda region: (region.parent, region.start)  # noqa: E731
+    return sorted(root_regions, key=order), sorted(nested, key=order)
