@@ -8,9 +8,11 @@ templates that changed, so the next crawl starts with what this one learned.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from scrapy.utils.asyncio import run_in_thread
+from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.items import JournalItem, JournalPages
@@ -43,14 +45,18 @@ class SQLRuleStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self._engine: Engine | None = None
+        # Loads and saves run in worker threads, possibly two at once: connect and create the schema once.
+        self._connect_lock = threading.Lock()
 
     def _connected(self) -> Engine:
-        if self._engine is None:
-            from journals.store import create_schema, engine_from_url
+        with self._connect_lock:
+            if self._engine is None:
+                from journals.store import create_schema, engine_from_url
 
-            self._engine = engine_from_url(self.url)
-            create_schema(self._engine)
-        return self._engine
+                engine = engine_from_url(self.url)
+                create_schema(engine)
+                self._engine = engine
+            return self._engine
 
     def load(self, source: str) -> dict[str, dict[str, str]]:
         """The rules stored for ``source``."""
@@ -105,7 +111,11 @@ class ExtractionPipeline:
             return item
         if self.rule_store is not None and item.source not in self._loaded_sources:
             self._loaded_sources.add(item.source)
-            stored = await run_in_thread(self.rule_store.load, item.source)
+            try:
+                stored = await run_in_thread(self.rule_store.load, item.source)
+            except SQLAlchemyError as error:
+                logger.warning("Could not load learned rules of %s: %s", item.source, str(error).splitlines()[0])
+                stored = {}
             self.learned_rules.load(item.source, stored)
         listing_title = item.listing_record.get("title") or item.listing_title
         extraction = extract_journal(
@@ -119,9 +129,13 @@ class ExtractionPipeline:
         return self.journal_item(item, extraction)
 
     def _save(self, changed: Mapping[tuple[str, str], Mapping[str, str]]) -> None:
+        """Store changed templates; a failure only costs re-learning them next crawl, so it is logged."""
         assert self.rule_store is not None
-        for (source, template), rules in changed.items():
-            self.rule_store.save(source, template, rules)
+        try:
+            for (source, template), rules in changed.items():
+                self.rule_store.save(source, template, rules)
+        except SQLAlchemyError as error:
+            logger.warning("Could not save %d learned templates: %s", len(changed), str(error).splitlines()[0])
 
     def journal_item(self, pages: JournalPages, extraction: Extraction) -> JournalItem:
         """The exported record: core attributes as fields, the rest in ``attributes``, provenance of each."""
