@@ -1,0 +1,142 @@
+"""The page cache: a storage for Scrapy's ``HttpCacheMiddleware`` kept in the project's database.
+
+Every fetched response is one :class:`~journals.store.models.CachedPage` row keyed by the request fingerprint,
+so one SQLite file holds both the rows and the pages, and on PostgreSQL every worker shares one cache.
+
+- Replay: ``HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"`` (the default) serves every cached
+  page without asking the site; add ``HTTPCACHE_IGNORE_MISSING = True`` to run offline (zero downloads).
+- Revalidation: ``HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"`` asks the site with
+  ``If-None-Match``/``If-Modified-Since`` and keeps the cached page on ``304 Not Modified``.
+- ``HTTPCACHE_EXPIRATION_SECS`` > 0 treats older pages as missing.
+
+Scrapy calls a cache storage on the reactor thread; each call is one short statement (WAL keeps SQLite readers
+and the store's writer out of each other's way).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import zlib
+from time import time
+from typing import TYPE_CHECKING
+
+from scrapy.http import Headers
+from scrapy.utils.response import response_from_dict
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from journals.store.database import create_schema, database_url, engine_from_url
+from journals.store.models import CachedPage, utcnow
+from journals.store.upserts import dialect_insert
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.http import Request, Response
+    from scrapy.settings import BaseSettings
+    from scrapy.utils.request import RequestFingerprinterProtocol
+
+logger = logging.getLogger(__name__)
+
+
+class SQLCacheStorage:
+    """``HTTPCACHE_STORAGE`` keeping responses in the ``cached_pages`` table of ``DATABASE_URL``."""
+
+    def __init__(self, settings: BaseSettings) -> None:
+        """Read the database URL and the expiration; connect only when the spider opens."""
+        self.database_url = database_url(settings)
+        self.expiration_secs = settings.getint("HTTPCACHE_EXPIRATION_SECS")
+        self._engine: Engine | None = None
+        self._fingerprinter: RequestFingerprinterProtocol | None = None
+
+    def open_spider(self, spider: Spider) -> None:
+        """Connect, create the schema if needed, and take the crawler's request fingerprinter."""
+        self._engine = engine_from_url(self.database_url)
+        create_schema(self._engine)
+        self._fingerprinter = spider.crawler.request_fingerprinter
+        logger.debug("Using the SQL page cache in %s", self._engine.url.render_as_string(hide_password=True))
+
+    def close_spider(self, spider: Spider) -> None:
+        """Release the database connections."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def retrieve_response(self, spider: Spider, request: Request) -> Response | None:
+        """The cached response to ``request``, or ``None`` when not cached or expired."""
+        query = select(
+            CachedPage.url, CachedPage.status, CachedPage.headers, CachedPage.body, CachedPage.fetched_at
+        ).where(CachedPage.fingerprint == self._key(request))
+        with self._connected().connect() as conn:
+            row = conn.execute(query).first()
+        if row is None:
+            return None
+        fetched = row.fetched_at.timestamp()
+        if 0 < self.expiration_secs < time() - fetched:
+            return None
+        request.meta["cache_timestamp"] = fetched
+        return response_from_dict(
+            {
+                "url": row.url,
+                "status": row.status,
+                "headers": headers_from_json(row.headers),
+                "body": zlib.decompress(row.body),
+            }
+        )
+
+    def store_response(self, spider: Spider, request: Request, response: Response) -> None:
+        """Insert or replace the cached response to ``request``.
+
+        A failed write is logged and counted (``httpcache/store_error``), not raised: losing a cache entry
+        must not lose the page from the crawl.
+        """
+        row = {
+            "fingerprint": self._key(request),
+            "url": response.url,
+            "status": response.status,
+            "headers": headers_to_json(response.headers),
+            "body": zlib.compress(response.body),
+            "fetched_at": utcnow(),
+        }
+        try:
+            with self._connected().begin() as conn:
+                stmt = dialect_insert(conn)(CachedPage)
+                stmt = stmt.on_conflict_do_update(
+                    index_elements=["fingerprint"],
+                    set_={column: stmt.excluded[column] for column in row if column != "fingerprint"},
+                )
+                conn.execute(stmt, row)
+        except SQLAlchemyError as exc:
+            logger.warning("Could not cache %s: %s", response.url, exc, extra={"spider": spider})
+            if spider.crawler.stats is not None:
+                spider.crawler.stats.inc_value("httpcache/store_error")
+
+    def _key(self, request: Request) -> str:
+        """The cache key of ``request``: its fingerprint, in hex."""
+        if self._fingerprinter is None:
+            raise RuntimeError("SQLCacheStorage used before open_spider()")
+        return self._fingerprinter.fingerprint(request).hex()
+
+    def _connected(self) -> Engine:
+        """The engine opened by :meth:`open_spider`."""
+        if self._engine is None:
+            raise RuntimeError("SQLCacheStorage used before open_spider()")
+        return self._engine
+
+
+def headers_to_json(headers: Headers) -> str:
+    """Headers as a JSON object of name → list of values; Latin-1 maps every byte to one character."""
+    return json.dumps(
+        {name.decode("latin-1"): [value.decode("latin-1") for value in values] for name, values in headers.items()},
+        separators=(",", ":"),
+    )
+
+
+def headers_from_json(text: str) -> Headers:
+    """The inverse of :func:`headers_to_json`: the very bytes that were stored."""
+    return Headers(
+        {
+            name.encode("latin-1"): [value.encode("latin-1") for value in values]
+            for name, values in json.loads(text).items()
+        }
+    )

@@ -1,0 +1,184 @@
+"""The final pipeline: journal items become database rows, in batches written off the reactor thread."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Self
+
+from scrapy.utils.asyncio import run_in_thread, sleep
+from scrapy.utils.defer import deferred_from_coro
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from journals.items import JournalItem
+from journals.store import create_schema, database_url, engine_from_url, write_journals
+from journals.store.models import utcnow
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.statscollectors import StatsCollector
+    from twisted.internet.defer import Deferred
+
+    from journals.store import WriteResult
+
+logger = logging.getLogger(__name__)
+
+
+class SQLStorePipeline:
+    """Store every :class:`~journals.items.JournalItem` through :func:`journals.store.write_journals`.
+
+    Items are buffered and written ``DATABASE_BATCH_SIZE`` at a time in a worker thread; the item that fills a
+    batch waits for the write, which slows the crawl down to the database's pace. Other items pass through
+    untouched. A failed write is retried ``DATABASE_WRITE_ATTEMPTS`` times in all, ``DATABASE_RETRY_DELAY``
+    seconds apart and doubling; then the crawl is closed (reason ``database_error``) and the items that could
+    not be written are saved as JSON lines under ``DATABASE_UNSAVED_DIR``, never dropped silently.
+
+    Stats: ``store/journals``, ``store/attribute_rows``, ``store/batches``, ``store/write_retries``,
+    ``store/unsaved_items``.
+    """
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        url: str,
+        *,
+        batch_size: int = 200,
+        write_attempts: int = 4,
+        retry_delay: float = 1.0,
+        unsaved_dir: str = ".",
+    ) -> None:
+        """Keep the settings; connecting waits for :meth:`open_spider`."""
+        self.crawler = crawler
+        self.url = url
+        self.batch_size = max(1, batch_size)
+        self.write_attempts = max(1, write_attempts)
+        self.retry_delay = retry_delay
+        self.unsaved_dir = Path(unsaved_dir)
+        self.pending_items: list[JournalItem] = []
+        self.failed = False
+        self._engine: Engine | None = None
+        self._closing: Deferred[None] | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        """Build the pipeline from the crawler's settings (``DATABASE_URL`` in the environment wins)."""
+        settings = crawler.settings
+        return cls(
+            crawler,
+            database_url(settings),
+            batch_size=settings.getint("DATABASE_BATCH_SIZE", 200),
+            write_attempts=settings.getint("DATABASE_WRITE_ATTEMPTS", 4),
+            retry_delay=settings.getfloat("DATABASE_RETRY_DELAY", 1.0),
+            unsaved_dir=settings.get("DATABASE_UNSAVED_DIR", "."),
+        )
+
+    async def open_spider(self) -> None:
+        """Connect and create or upgrade the schema, in a worker thread."""
+        self._engine = await run_in_thread(self._connect)
+
+    def _connect(self) -> Engine:
+        """A checked engine on a schema that is up to date."""
+        engine = engine_from_url(self.url)
+        create_schema(engine)
+        return engine
+
+    async def process_item(self, item: Any) -> Any:
+        """Buffer a journal item and write the buffer once it holds a batch; return every item unchanged."""
+        if isinstance(item, JournalItem):
+            self.pending_items.append(item)
+            if len(self.pending_items) >= self.batch_size and not self.failed:
+                await self._flush()
+        return item
+
+    async def close_spider(self) -> None:
+        """Write what is left (one more try after a failure), save what still cannot be, disconnect."""
+        if self.pending_items:
+            await self._flush()
+        if self.pending_items:
+            self._save_unsaved()
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    async def _flush(self) -> None:
+        """Write the buffered items as one batch; on final failure keep them and stop the crawl."""
+        # Take the batch before awaiting: items processed meanwhile start the next one.
+        batch, self.pending_items = self.pending_items, []
+        try:
+            result = await self._write_with_retries(batch)
+        except SQLAlchemyError as exc:
+            self.pending_items[:0] = batch
+            self._fail(exc)
+            return
+        self.stats.inc_value("store/batches")
+        self.stats.inc_value("store/journals", result.journals)
+        self.stats.inc_value("store/attribute_rows", result.attribute_rows)
+
+    async def _write_with_retries(self, batch: list[JournalItem]) -> WriteResult:
+        """Write ``batch`` in a worker thread, retrying with a doubling delay; re-raise the last error."""
+        if self._engine is None:
+            raise RuntimeError("SQLStorePipeline used before open_spider()")
+        attempt = 1
+        while True:
+            try:
+                return await run_in_thread(write_journals, self._engine, batch, utcnow())
+            except SQLAlchemyError as exc:
+                if attempt >= self.write_attempts:
+                    raise
+                delay = self.retry_delay * 2 ** (attempt - 1)
+                logger.warning(
+                    "Database write of %d journals failed (attempt %d of %d), retrying in %.1f s: %s",
+                    len(batch),
+                    attempt,
+                    self.write_attempts,
+                    delay,
+                    _first_line(exc),
+                )
+                self.stats.inc_value("store/write_retries")
+                await sleep(delay)
+                attempt += 1
+
+    def _fail(self, exc: SQLAlchemyError) -> None:
+        """Log the failure and, the first time, close the spider cleanly; later items wait in the buffer."""
+        logger.error(
+            "Database write failed after %d attempts, %d journals not stored yet: %s",
+            self.write_attempts,
+            len(self.pending_items),
+            _first_line(exc),
+        )
+        if self.failed:
+            return
+        self.failed = True
+        engine = self.crawler.engine
+        if engine is not None and engine.spider is not None:
+            logger.error("Stopping the crawl: the database does not accept writes (reason database_error)")
+            self._closing = deferred_from_coro(engine.close_spider_async(reason="database_error"))
+
+    def _save_unsaved(self) -> None:
+        """Write the items the database refused as JSON lines, so that nothing is lost silently."""
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        name = self.crawler.spider.name if self.crawler.spider else "crawl"
+        path = self.unsaved_dir / f"unsaved-journals-{name}-{stamp}.jsonl"
+        self.unsaved_dir.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as lines:
+            for item in self.pending_items:
+                lines.write(json.dumps(dataclasses.asdict(item), ensure_ascii=False, default=str) + "\n")
+        self.stats.inc_value("store/unsaved_items", len(self.pending_items))
+        logger.error("%d journals could not be stored; they are saved in %s", len(self.pending_items), path)
+        self.pending_items = []
+
+    @property
+    def stats(self) -> StatsCollector:
+        """The crawler's stats, read when used (they do not exist yet when the pipeline is built)."""
+        return self.crawler.stats
+
+
+def _first_line(exc: BaseException) -> str:
+    """The driver's message without SQLAlchemy's statement dump and background links."""
+    orig = getattr(exc, "orig", None) or exc
+    lines = str(orig).strip().splitlines()
+    return lines[0] if lines else type(orig).__name__

@@ -1,0 +1,166 @@
+"""The database schema: sources, pages, journals, their attribute values, extraction rules and cached pages.
+
+Plain SQLAlchemy 2.x declarative models, portable between SQLite and PostgreSQL. Uniqueness is declared with
+unique *indexes* rather than table constraints so that :func:`journals.store.database.create_schema` can add a
+new one to an existing database (SQLite cannot ``ALTER TABLE ... ADD CONSTRAINT``); upserts target them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+SCHEMA_VERSION = 1
+"""Version of the schema these models describe; raise it when adding a table or a column."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back timezone-aware (SQLite forgets the zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Convert an aware timestamp to UTC; take a naive one as already UTC."""
+        if value is None:
+            return None
+        in_utc = (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+        return in_utc.replace(tzinfo=None) if dialect.name == "sqlite" else in_utc
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Attach UTC to what the database gives back."""
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table of the project."""
+
+
+class SchemaVersion(Base):
+    """One row: the schema version the database was last created or upgraded to."""
+
+    __tablename__ = "schema_version"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    upgraded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Source(Base):
+    """A site journals are crawled from: a publisher's A–Z listing or an aggregator."""
+
+    __tablename__ = "sources"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True, index=True)
+    start_url: Mapped[str | None] = mapped_column(Text)
+
+
+class Page(Base):
+    """A fetched page of a source that mattered: a listing, a journal's home page or its metrics page."""
+
+    __tablename__ = "pages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    url: Mapped[str] = mapped_column(Text, unique=True, index=True)
+    source_id: Mapped[int] = mapped_column(ForeignKey("sources.id"), index=True)
+    role: Mapped[str] = mapped_column(String(20))
+    """``listing``, ``home`` or ``metrics`` (see :class:`journals.items.FetchedPage`)."""
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    template: Mapped[str | None] = mapped_column(String(64))
+    """Signature of the page's HTML template, when one was computed."""
+
+
+class Journal(Base):
+    """One journal as one source publishes it: the record reached from the source's A–Z listing."""
+
+    __tablename__ = "journals"
+    __table_args__ = (Index("ix_journals_source_url", "source_id", "url", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source_id: Mapped[int] = mapped_column(ForeignKey("sources.id"))
+    url: Mapped[str] = mapped_column(Text)
+    """The journal page linked from the listing."""
+    title: Mapped[str | None] = mapped_column(Text)
+    crawled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    """When a crawl last wrote this journal."""
+
+
+class AttributeValue(Base):
+    """One attribute of one journal: its raw text, its normalised value and where it was read.
+
+    A row whose ``crawled_at`` is older than its journal's was not found by the latest crawl.
+    """
+
+    __tablename__ = "attribute_values"
+    __table_args__ = (Index("ix_attribute_values_journal_attribute", "journal_id", "attribute", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    journal_id: Mapped[int] = mapped_column(ForeignKey("journals.id", ondelete="CASCADE"))
+    attribute: Mapped[str] = mapped_column(String(100), index=True)
+    """An attribute name of the vocabulary (``settings/vocabulary.json``)."""
+    raw_value: Mapped[str | None] = mapped_column(Text)
+    """The text as the page shows it, before normalisation."""
+    value: Mapped[str | None] = mapped_column(Text)
+    """The normalised value as text (JSON for lists and dicts, ``true``/``false`` for booleans)."""
+    number: Mapped[float | None] = mapped_column(Float)
+    """The value as a number, when it is one."""
+    page_url: Mapped[str | None] = mapped_column(Text)
+    xpath: Mapped[str | None] = mapped_column(Text)
+    extractor: Mapped[str | None] = mapped_column(String(100))
+    crawled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ExtractionRule(Base):
+    """A learned XPath for one attribute on one template of one source (written by the heuristics)."""
+
+    __tablename__ = "extraction_rules"
+    __table_args__ = (
+        Index("ix_extraction_rules_source_template_attribute", "source_id", "template", "attribute", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source_id: Mapped[int] = mapped_column(ForeignKey("sources.id"))
+    template: Mapped[str] = mapped_column(String(64), default="")
+    """Template signature; the empty string for a rule that holds for every page of the source."""
+    attribute: Mapped[str] = mapped_column(String(100))
+    xpath: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class CachedPage(Base):
+    """An HTTP response kept by the page cache (:class:`journals.cache.SQLCacheStorage`)."""
+
+    __tablename__ = "cached_pages"
+
+    fingerprint: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """Hex digest of the request fingerprint."""
+    url: Mapped[str] = mapped_column(Text)
+    """The response URL (after redirects handled below the cache, if any)."""
+    status: Mapped[int] = mapped_column(Integer)
+    headers: Mapped[str] = mapped_column(Text)
+    """JSON object: header name → list of values, bytes decoded as Latin-1 so they round-trip exactly."""
+    body: Mapped[bytes] = mapped_column(LargeBinary)
+    """The body, zlib-compressed."""
+    fetched_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,0 +1,153 @@
+"""Writing journal items as rows: one transaction per batch, upserts so that a re-crawl never duplicates."""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, func
+from sqlalchemy.engine import Connection
+
+from journals.items import JournalItem
+from journals.store.models import AttributeValue, Journal, utcnow
+from journals.store.upserts import dialect_insert, source_ids
+from journals.vocabulary import core_attribute_names
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What one call of :func:`write_journals` wrote."""
+
+    journals: int
+    """Journal rows inserted or updated (items repeating a source and URL in the batch count once)."""
+    attribute_rows: int
+    """Attribute-value rows inserted or updated."""
+
+
+def write_journals(engine: Engine, items: Sequence[JournalItem], crawled_at: datetime | None = None) -> WriteResult:
+    """Upsert ``items`` in one transaction: sources, journals, and one attribute row per non-null value.
+
+    A journal is keyed by (source, url) and an attribute row by (journal, attribute), so writing the same
+    items again updates rows in place. Attributes an item no longer has keep their older row and
+    ``crawled_at``. When a batch holds the same journal twice, the later item wins. ``crawled_at`` defaults
+    to now (UTC).
+    """
+    if not items:
+        return WriteResult(journals=0, attribute_rows=0)
+    when = crawled_at or utcnow()
+    latest = list({(item.source, item.url): item for item in items}.values())
+    with engine.begin() as conn:
+        journal_ids = _upsert_journals(conn, latest, when)
+        rows = [row for item in latest for row in attribute_rows(item, journal_ids[item.source, item.url], when)]
+        _upsert_attribute_values(conn, _storable(conn, rows))
+    return WriteResult(journals=len(latest), attribute_rows=len(rows))
+
+
+def _upsert_journals(conn: Connection, items: list[JournalItem], when: datetime) -> dict[tuple[str, str], int]:
+    """Insert or update one row per item; return the id of each by (source name, url)."""
+    ids_by_source = source_ids(conn, (item.source for item in items))
+    names_by_id = {source_id: name for name, source_id in ids_by_source.items()}
+    insert = dialect_insert(conn)
+    stmt = insert(Journal)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["source_id", "url"],
+        # A re-crawl that missed the title keeps the one found before.
+        set_={
+            "title": func.coalesce(stmt.excluded.title, Journal.title),
+            "crawled_at": stmt.excluded.crawled_at,
+        },
+    ).returning(Journal.id, Journal.source_id, Journal.url)
+    params = [
+        {"source_id": ids_by_source[item.source], "url": item.url, "title": item.title, "crawled_at": when}
+        for item in items
+    ]
+    rows = conn.execute(stmt, _storable(conn, params))
+    return {(names_by_id[source_id], url): journal_id for journal_id, source_id, url in rows}
+
+
+def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Insert or update attribute rows keyed by (journal, attribute)."""
+    if not rows:
+        return
+    insert = dialect_insert(conn)
+    stmt = insert(AttributeValue)
+    updated = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "crawled_at")
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["journal_id", "attribute"],
+        set_={column: stmt.excluded[column] for column in updated},
+    )
+    conn.execute(stmt, rows)
+
+
+def attribute_rows(item: JournalItem, journal_id: int, crawled_at: datetime) -> list[dict[str, Any]]:
+    """The attribute-value rows of one item: each non-null core field, then each entry of ``attributes``.
+
+    Raw text, page URL, XPath and extractor come from ``item.provenance[attribute]`` and are null when absent.
+    """
+    values: dict[str, Any] = {}
+    for name in core_attribute_names():
+        value = getattr(item, name, None)
+        if value is not None:
+            values[name] = value
+    for name, value in item.attributes.items():
+        if value is not None and name not in values:
+            values[name] = value
+    rows = []
+    for name, value in values.items():
+        provenance = item.provenance.get(name) or {}
+        rows.append(
+            {
+                "journal_id": journal_id,
+                "attribute": name,
+                "raw_value": _text_or_none(provenance.get("raw")),
+                "value": value_as_text(value),
+                "number": value_as_number(value),
+                "page_url": _text_or_none(provenance.get("url")),
+                "xpath": _text_or_none(provenance.get("xpath")),
+                "extractor": _text_or_none(provenance.get("extractor")),
+                "crawled_at": crawled_at,
+            }
+        )
+    return rows
+
+
+def value_as_text(value: Any) -> str:
+    """A normalised value as stored text: strings verbatim, ``true``/``false``, numbers, else compact JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Real):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def value_as_number(value: Any) -> float | None:
+    """The value as a float when it is a finite real number (booleans are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _text_or_none(value: Any) -> str | None:
+    """``None`` stays ``None``; anything else becomes its text."""
+    return None if value is None else str(value)
+
+
+def _storable(conn: Connection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows as the database can hold them: PostgreSQL text cannot hold NUL, so it becomes U+FFFD there.
+
+    SQLite keeps every string verbatim.
+    """
+    if conn.dialect.name != "postgresql":
+        return rows
+    return [
+        {key: value.replace("\x00", "\ufffd") if isinstance(value, str) else value for key, value in row.items()}
+        for row in rows
+    ]

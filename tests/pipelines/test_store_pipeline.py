@@ -1,0 +1,136 @@
+"""The store pipeline inside real crawls: batches, pass-through, idempotent re-crawls, a locked database."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from scrapy import Request, Spider, signals
+from scrapy.utils.defer import deferred_f_from_coro_f
+from scrapy.utils.test import get_crawler
+from sqlalchemy import func, select
+
+from journals.items import JournalItem
+from journals.store import engine_from_url
+from journals.store.models import AttributeValue, Journal
+
+
+class JournalsSpider(Spider):
+    """Yields ``count`` journal items and one plain dict from one ``data:`` page (no network)."""
+
+    name = "journals_fixture"
+
+    def __init__(self, count: int = 25, **kwargs):
+        super().__init__(**kwargs)
+        self.count = int(count)
+        self.passed_items = []
+
+    async def start(self):
+        """One page; its items come from the callback, as in a real crawl."""
+        yield Request("data:text/html,<title>listing</title>", callback=self.parse)
+
+    def parse(self, response):
+        """The items."""
+        yield {"not": "a journal"}
+        for n in range(self.count):
+            yield JournalItem(
+                source="sandbox",
+                url=f"https://example.org/j/{n}",
+                title=f"Journal {n}",
+                impact_factor=n / 10,
+                attributes={"h_index": n},
+            )
+
+
+def collect(item, spider):
+    """Keep what reached the end of the pipelines (a named receiver: signals hold receivers weakly)."""
+    spider.passed_items.append(item)
+
+
+@pytest.fixture
+def settings(tmp_path, monkeypatch):
+    """Crawl settings writing into a fresh SQLite file, in batches of 10."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    return {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'journals.db'}",
+        "DATABASE_BATCH_SIZE": 10,
+        "DATABASE_RETRY_DELAY": 0.01,
+        "DATABASE_UNSAVED_DIR": str(tmp_path / "unsaved"),
+        "ITEM_PIPELINES": {"journals.pipelines.store.SQLStorePipeline": 900},
+    }
+
+
+async def crawl(settings, count=25):
+    """Run the fixture spider once; return its crawler."""
+    crawler = get_crawler(JournalsSpider, settings)
+    crawler.signals.connect(collect, signal=signals.item_scraped)
+    await crawler.crawl_async(count=count)
+    return crawler
+
+
+def count_rows(url, model):
+    """Rows in ``model``'s table of the database at ``url``."""
+    engine = engine_from_url(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(select(func.count()).select_from(model)).scalar()
+    finally:
+        engine.dispose()
+
+
+@deferred_f_from_coro_f
+async def test_items_are_stored_in_batches_and_pass_through(settings):
+    crawler = await crawl(settings)
+    stats = crawler.stats.get_stats()
+    assert stats["store/journals"] == 25
+    assert stats["store/attribute_rows"] == 75
+    assert stats["store/batches"] == 3
+    assert "store/unsaved_items" not in stats
+    assert stats["finish_reason"] == "finished"
+    assert len(crawler.spider.passed_items) == 26
+    assert count_rows(settings["DATABASE_URL"], Journal) == 25
+    assert count_rows(settings["DATABASE_URL"], AttributeValue) == 75
+
+
+@deferred_f_from_coro_f
+async def test_recrawl_adds_no_duplicate_rows(settings):
+    await crawl(settings)
+    crawler = await crawl(settings)
+    assert crawler.stats.get_value("store/journals") == 25
+    assert count_rows(settings["DATABASE_URL"], Journal) == 25
+    assert count_rows(settings["DATABASE_URL"], AttributeValue) == 75
+
+
+@deferred_f_from_coro_f
+async def test_environment_database_url_wins(settings, tmp_path, monkeypatch):
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    monkeypatch.setenv("DATABASE_URL", other)
+    await crawl(settings, count=3)
+    assert count_rows(other, Journal) == 3
+
+
+@deferred_f_from_coro_f
+async def test_locked_database_stops_the_crawl_and_keeps_the_items(settings, tmp_path):
+    db_file = tmp_path / "journals.db"
+    await crawl(settings, count=1)
+    settings["DATABASE_URL"] = f"sqlite:///{db_file}?timeout=0.05"
+    settings["DATABASE_WRITE_ATTEMPTS"] = 2
+    holder = sqlite3.connect(db_file, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        crawler = await crawl(settings, count=25)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    stats = crawler.stats.get_stats()
+    assert stats["finish_reason"] == "database_error"
+    assert stats["store/write_retries"] >= 1
+    assert "store/journals" not in stats
+    (saved,) = (tmp_path / "unsaved").glob("unsaved-journals-journals_fixture-*.jsonl")
+    saved_items = [json.loads(line) for line in saved.read_text().splitlines()]
+    # The crawl stopped early, but every journal it yielded is either stored or saved.
+    assert stats["store/unsaved_items"] == len(saved_items) == 25
+    assert sorted(item["url"] for item in saved_items) == sorted(f"https://example.org/j/{n}" for n in range(25))
+    assert saved_items[0]["attributes"]["h_index"] in range(25)
+    assert count_rows(settings["DATABASE_URL"], Journal) == 1

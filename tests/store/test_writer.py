@@ -1,0 +1,194 @@
+"""The batch writer: rows per item, idempotent re-writes, verbatim strings, and upgrades that keep data."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from journals.items import JournalItem
+from journals.store import create_schema, engine_from_url, write_journals
+from journals.store.models import AttributeValue, Journal, Source
+
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    """Where the test database lives."""
+    return tmp_path / "journals.db"
+
+
+@pytest.fixture
+def engine(db_path):
+    """A fresh SQLite file with the schema."""
+    engine = engine_from_url(f"sqlite:///{db_path}")
+    create_schema(engine)
+    yield engine
+    engine.dispose()
+
+
+def lancet(**changes):
+    """A journal item with core fields, extra attributes and provenance."""
+    fields = {
+        "source": "elsevier",
+        "url": "https://example.org/journal/lancet",
+        "title": "The Lancet",
+        "issn": "0140-6736",
+        "impact_factor": 98.4,
+        "editor_in_chief": "Richard Horton",
+        "attributes": {"h_index": 800, "open_access": False, "subject": ["Medicine", "Health"]},
+        "provenance": {
+            "impact_factor": {
+                "raw": "Impact Factor: 98.4",
+                "url": "https://example.org/journal/lancet/about",
+                "xpath": "//div[@class='metrics']/span[1]",
+                "extractor": "keyword",
+            },
+            "issn": {"raw": "ISSN 0140-6736"},
+        },
+    }
+    fields.update(changes)
+    return JournalItem(**fields)
+
+
+def attribute_rows(engine, url="https://example.org/journal/lancet"):
+    """The attribute rows of the journal at ``url``, by attribute name."""
+    query = select(AttributeValue).join(Journal).where(Journal.url == url)
+    with Session(engine) as session:
+        return {row.attribute: row for row in session.scalars(query)}
+
+
+def count(engine, model):
+    """How many rows ``model``'s table holds."""
+    with Session(engine) as session:
+        return session.scalar(select(func.count()).select_from(model))
+
+
+def test_one_row_per_non_null_core_field_and_attribute(engine):
+    result = write_journals(engine, [lancet()], crawled_at=T0)
+    assert (result.journals, result.attribute_rows) == (1, 7)
+    rows = attribute_rows(engine)
+    assert set(rows) == {
+        "title",
+        "issn",
+        "impact_factor",
+        "editor_in_chief",
+        "h_index",
+        "open_access",
+        "subject",
+    }
+    impact = rows["impact_factor"]
+    assert (impact.value, impact.number, impact.raw_value) == ("98.4", 98.4, "Impact Factor: 98.4")
+    assert impact.page_url == "https://example.org/journal/lancet/about"
+    assert (impact.xpath, impact.extractor) == ("//div[@class='metrics']/span[1]", "keyword")
+    assert impact.crawled_at == T0
+    issn = rows["issn"]
+    assert (issn.value, issn.number, issn.raw_value, issn.page_url, issn.xpath) == (
+        "0140-6736",
+        None,
+        "ISSN 0140-6736",
+        None,
+        None,
+    )
+    assert (rows["h_index"].value, rows["h_index"].number) == ("800", 800.0)
+    assert (rows["open_access"].value, rows["open_access"].number) == ("false", None)
+    assert rows["subject"].value == '["Medicine","Health"]'
+    assert rows["title"].raw_value is None
+
+
+def test_rewrite_updates_and_never_duplicates(engine):
+    write_journals(engine, [lancet()], crawled_at=T0)
+    later = T0 + timedelta(days=7)
+    result = write_journals(
+        engine, [lancet(impact_factor=101.2, title=None), lancet(url="https://example.org/j/bmj")], later
+    )
+    assert result.journals == 2
+    assert count(engine, Source) == 1
+    assert count(engine, Journal) == 2
+    with Session(engine) as session:
+        lancet_row = session.scalars(select(Journal).where(Journal.url.endswith("lancet"))).one()
+        # A re-crawl that missed the title keeps the one found before.
+        assert (lancet_row.title, lancet_row.crawled_at) == ("The Lancet", later)
+        impact = session.scalars(
+            select(AttributeValue).where(
+                AttributeValue.journal_id == lancet_row.id, AttributeValue.attribute == "impact_factor"
+            )
+        ).one()
+        assert (impact.number, impact.crawled_at) == (101.2, later)
+    write_journals(engine, [lancet(impact_factor=101.2, title=None)], later)
+    assert count(engine, AttributeValue) == 14
+
+
+def test_same_journal_twice_in_a_batch_keeps_the_later(engine):
+    result = write_journals(engine, [lancet(impact_factor=1.0), lancet(impact_factor=2.0)], T0)
+    assert result.journals == 1
+    assert attribute_rows(engine)["impact_factor"].number == 2.0
+
+
+def test_empty_batch_writes_nothing(engine):
+    assert write_journals(engine, []).journals == 0
+    assert count(engine, Journal) == 0
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "'); DROP TABLE journals; --",
+        "Robert'); DELETE FROM attribute_values WHERE ('1'='1",
+        "tab\there\nnew line\r\x00nul \x1b[31m escape \x7f",
+        '=HYPERLINK("http://evil")',
+        "Ünïcødé ™ – 日本語 \U0001f600",
+    ],
+)
+def test_hostile_strings_are_stored_verbatim(engine, hostile):
+    item = lancet(title=hostile, editor_in_chief=hostile, attributes={"publisher": hostile})
+    item.provenance["publisher"] = {"raw": hostile, "xpath": hostile}
+    write_journals(engine, [item], T0)
+    rows = attribute_rows(engine)
+    assert rows["editor_in_chief"].value == hostile
+    assert (rows["publisher"].value, rows["publisher"].raw_value, rows["publisher"].xpath) == (
+        hostile,
+        hostile,
+        hostile,
+    )
+    with Session(engine) as session:
+        assert session.scalar(select(Journal.title)) == hostile
+    assert count(engine, Journal) == 1
+
+
+def test_upgrade_adds_a_missing_column_without_losing_rows(engine, db_path):
+    write_journals(engine, [lancet(), lancet(url="https://example.org/j/bmj")], T0)
+    engine.dispose()
+    # An older schema: attribute_values without the extractor column, and no schema_version row.
+    with sqlite3.connect(db_path) as old:
+        old.execute("ALTER TABLE attribute_values DROP COLUMN extractor")
+        old.execute("DELETE FROM schema_version")
+    upgraded = engine_from_url(f"sqlite:///{db_path}")
+    try:
+        assert create_schema(upgraded) == ["attribute_values.extractor"]
+        assert count(upgraded, Journal) == 2
+        assert count(upgraded, AttributeValue) == 14
+        assert attribute_rows(upgraded)["impact_factor"].extractor is None
+        write_journals(upgraded, [lancet()], T0)
+        assert attribute_rows(upgraded)["impact_factor"].extractor == "keyword"
+        assert create_schema(upgraded) == []
+    finally:
+        upgraded.dispose()
+
+
+def test_upgrade_restores_a_missing_unique_index(engine, db_path):
+    engine.dispose()
+    with sqlite3.connect(db_path) as old:
+        old.execute("DROP INDEX ix_journals_source_url")
+    upgraded = engine_from_url(f"sqlite:///{db_path}")
+    try:
+        create_schema(upgraded)
+        write_journals(upgraded, [lancet()], T0)
+        write_journals(upgraded, [lancet()], T0)
+        assert count(upgraded, Journal) == 1
+    finally:
+        upgraded.dispose()

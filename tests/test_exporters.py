@@ -1,0 +1,105 @@
+"""The flat CSV exporter: nested fields as JSON, formula-like text defused, numbers untouched."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from scrapy import Spider
+from scrapy.utils.defer import deferred_f_from_coro_f
+from scrapy.utils.test import get_crawler
+
+from journals.exporters import FlatCsvItemExporter, defuse_formula
+from journals.items import JournalItem
+from settings.default import FEED_EXPORT_FIELDS, FEED_EXPORTERS
+
+
+def export(items, **kwargs):
+    """The CSV rows the exporter writes for ``items``, header first."""
+    buffer = io.BytesIO()
+    exporter = FlatCsvItemExporter(buffer, fields_to_export=FEED_EXPORT_FIELDS, **kwargs)
+    exporter.start_exporting()
+    for item in items:
+        exporter.export_item(item)
+    exporter.finish_exporting()
+    return list(csv.reader(io.StringIO(buffer.getvalue().decode("utf-8"))))
+
+
+def test_nested_fields_are_compact_json_and_provenance_is_not_exported():
+    item = JournalItem(
+        source="nature",
+        url="https://example.org/nature",
+        title="Nature",
+        impact_factor=48.5,
+        attributes={"subject": ["Physics", "Biology"], "open_access": False, "apc": {"EUR": 9750}},
+        provenance={"title": {"raw": "secret"}},
+    )
+    header, row = export([item])
+    assert header == FEED_EXPORT_FIELDS
+    cells = dict(zip(header, row, strict=True))
+    assert json.loads(cells["attributes"]) == item.attributes
+    assert cells["attributes"] == '{"subject":["Physics","Biology"],"open_access":false,"apc":{"EUR":9750}}'
+    assert cells["impact_factor"] == "48.5"
+    assert cells["issn"] == ""
+    assert "secret" not in ",".join(row)
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ("=1+2", "'=1+2"),
+        ('=HYPERLINK("http://evil","x")', '\'=HYPERLINK("http://evil","x")'),
+        ("+44 20 7946 0000", "'+44 20 7946 0000"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A2)", "'@SUM(A1:A2)"),
+        ("\t=1", "'\t=1"),
+        ("-1.5", "-1.5"),
+        ("+3", "+3"),
+        ("Nature", "Nature"),
+        ("", ""),
+        ("1-2", "1-2"),
+    ],
+)
+def test_formula_like_text_is_defused(text, cell):
+    assert defuse_formula(text) == cell
+    _, row = export([JournalItem(source="s", url="u", editor_in_chief=text)])
+    assert row[FEED_EXPORT_FIELDS.index("editor_in_chief")] == cell
+
+
+def test_negative_numbers_are_not_defused():
+    _, row = export([JournalItem(source="s", url="u", impact_factor=-1.5, sjr=-0.0)])
+    assert row[FEED_EXPORT_FIELDS.index("impact_factor")] == "-1.5"
+    assert row[FEED_EXPORT_FIELDS.index("sjr")] == "-0.0"
+
+
+class ItemsSpider(Spider):
+    """Yields a few journal items and fetches nothing."""
+
+    name = "items"
+
+    async def start(self):
+        """Two items, one of them hostile."""
+        yield JournalItem(source="s", url="https://a", title="=cmd|' /C calc'!A0", attributes={"h_index": 3})
+        yield JournalItem(source="s", url="https://b", title="Plain", citescore=-2.0)
+
+
+@deferred_f_from_coro_f
+async def test_csv_feed_uses_the_flat_exporter(tmp_path):
+    out = tmp_path / "journals.csv"
+    crawler = get_crawler(
+        ItemsSpider,
+        {
+            "FEEDS": {str(out): {"format": "csv"}},
+            "FEED_EXPORTERS": FEED_EXPORTERS,
+            "FEED_EXPORT_FIELDS": FEED_EXPORT_FIELDS,
+        },
+    )
+    await crawler.crawl_async()
+    with out.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert [row["url"] for row in rows] == ["https://a", "https://b"]
+    assert rows[0]["title"] == "'=cmd|' /C calc'!A0"
+    assert rows[0]["attributes"] == '{"h_index":3}'
+    assert rows[1]["citescore"] == "-2.0"
