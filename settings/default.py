@@ -59,3 +59,10 @@ MDR_THRESHOLD = 0.3
 # Crawl progress per source: live lines on a terminal, periodic log lines otherwise, off under scrapyd.
 EXTENSIONS = {"journals.extensions.progress.ProgressExtension": 500}
 PROGRESS_ENABLED = True
+
+# The store pipeline (journals.pipelines.store): while the database is unavailable (locked, gone) a batch is
+# tried this many times, the delay doubling from DATABASE_RETRY_DELAY seconds, then the crawl stops with
+# reason database_error. Journals not stored (and any the database refuses) are saved as JSON lines here.
+DATABASE_WRITE_ATTEMPTS = 4
+DATABASE_RETRY_DELAY = 1.0
+DATABASE_UNSAVED_DIR = "."

@@ -12,18 +12,16 @@ from typing import TYPE_CHECKING, Any, Self
 from scrapy.utils.asyncio import run_in_thread, sleep
 from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
 from journals.items import JournalItem
-from journals.store import create_schema, database_url, engine_from_url, write_journals
+from journals.store import WriteResult, create_schema, database_url, engine_from_url, write_journals
 from journals.store.models import utcnow
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
     from twisted.internet.defer import Deferred
-
-    from journals.store import WriteResult
 
 logger = logging.getLogger(__name__)
 
@@ -33,12 +31,16 @@ class SQLStorePipeline:
 
     Items are buffered and written ``DATABASE_BATCH_SIZE`` at a time in a worker thread; the item that fills a
     batch waits for the write, which slows the crawl down to the database's pace. Other items pass through
-    untouched. A failed write is retried ``DATABASE_WRITE_ATTEMPTS`` times in all, ``DATABASE_RETRY_DELAY``
-    seconds apart and doubling; then the crawl is closed (reason ``database_error``) and the items that could
-    not be written are saved as JSON lines under ``DATABASE_UNSAVED_DIR``, never dropped silently.
+    untouched.
+
+    While the database is unavailable (locked, gone) a write is tried ``DATABASE_WRITE_ATTEMPTS`` times in
+    all, ``DATABASE_RETRY_DELAY`` seconds apart and doubling; then the crawl is closed (reason
+    ``database_error``). When the database refuses a batch's data instead, its items are written one by one
+    and the crawl goes on without those refused. Items not stored are saved at close as JSON lines under
+    ``DATABASE_UNSAVED_DIR`` and logged, never dropped silently.
 
     Stats: ``store/journals``, ``store/attribute_rows``, ``store/batches``, ``store/write_retries``,
-    ``store/unsaved_items``.
+    ``store/refused_items``, ``store/unsaved_items``.
     """
 
     def __init__(
@@ -59,6 +61,7 @@ class SQLStorePipeline:
         self.retry_delay = retry_delay
         self.unsaved_dir = Path(unsaved_dir)
         self.pending_items: list[JournalItem] = []
+        self.refused_items: list[JournalItem] = []
         self.failed = False
         self._engine: Engine | None = None
         self._closing: Deferred[None] | None = None
@@ -98,36 +101,67 @@ class SQLStorePipeline:
         """Write what is left (one more try after a failure), save what still cannot be, disconnect."""
         if self.pending_items:
             await self._flush()
-        if self.pending_items:
+        if self.pending_items or self.refused_items:
             self._save_unsaved()
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
 
     async def _flush(self) -> None:
-        """Write the buffered items as one batch; on final failure keep them and stop the crawl."""
+        """Write the buffered items as one batch.
+
+        When the database is unavailable (after the retries), the batch goes back to the buffer and the crawl
+        stops. When it refuses the batch's data, the items are written one by one and only those it refuses
+        are set aside, so that one odd record does not stop a crawl.
+        """
         # Take the batch before awaiting: items processed meanwhile start the next one.
         batch, self.pending_items = self.pending_items, []
         try:
             result = await self._write_with_retries(batch)
-        except SQLAlchemyError as exc:
-            self.pending_items[:0] = batch
-            self._fail(exc)
-            return
+        except Exception as exc:
+            if _is_unavailable(exc):
+                self.pending_items[:0] = batch
+                self._fail(exc)
+                return
+            result = await self._write_one_by_one(batch, exc)
         self.stats.inc_value("store/batches")
         self.stats.inc_value("store/journals", result.journals)
         self.stats.inc_value("store/attribute_rows", result.attribute_rows)
 
+    async def _write_one_by_one(self, batch: list[JournalItem], batch_error: Exception) -> WriteResult:
+        """Write each item of a refused batch alone; set aside the items refused again."""
+        logger.warning(
+            "The database refused a batch of %d journals (%s): writing them one by one",
+            len(batch),
+            _first_line(batch_error),
+        )
+        journals = attribute_rows = 0
+        for position, item in enumerate(batch):
+            try:
+                result = await self._write_with_retries([item])
+            except Exception as exc:
+                if _is_unavailable(exc):
+                    self.pending_items[:0] = batch[position:]
+                    self._fail(exc)
+                    break
+                logger.error("The database refused journal %s of %s: %s", item.url, item.source, _first_line(exc))
+                self.refused_items.append(item)
+                self.stats.inc_value("store/refused_items")
+                continue
+            journals += result.journals
+            attribute_rows += result.attribute_rows
+        return WriteResult(journals=journals, attribute_rows=attribute_rows)
+
     async def _write_with_retries(self, batch: list[JournalItem]) -> WriteResult:
-        """Write ``batch`` in a worker thread, retrying with a doubling delay; re-raise the last error."""
+        """Write ``batch`` in a worker thread, retrying while the database is unavailable (doubling delay)."""
         if self._engine is None:
             raise RuntimeError("SQLStorePipeline used before open_spider()")
         attempt = 1
         while True:
             try:
                 return await run_in_thread(write_journals, self._engine, batch, utcnow())
-            except SQLAlchemyError as exc:
-                if attempt >= self.write_attempts:
+            except Exception as exc:
+                if attempt >= self.write_attempts or not _is_unavailable(exc):
                     raise
                 delay = self.retry_delay * 2 ** (attempt - 1)
                 logger.warning(
@@ -142,7 +176,7 @@ class SQLStorePipeline:
                 await sleep(delay)
                 attempt += 1
 
-    def _fail(self, exc: SQLAlchemyError) -> None:
+    def _fail(self, exc: Exception) -> None:
         """Log the failure and, the first time, close the spider cleanly; later items wait in the buffer."""
         logger.error(
             "Database write failed after %d attempts, %d journals not stored yet: %s",
@@ -159,22 +193,33 @@ class SQLStorePipeline:
             self._closing = deferred_from_coro(engine.close_spider_async(reason="database_error"))
 
     def _save_unsaved(self) -> None:
-        """Write the items the database refused as JSON lines, so that nothing is lost silently."""
+        """Write the items not stored as JSON lines, so that nothing is lost silently."""
+        unsaved = self.refused_items + self.pending_items
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         name = self.crawler.spider.name if self.crawler.spider else "crawl"
         path = self.unsaved_dir / f"unsaved-journals-{name}-{stamp}.jsonl"
         self.unsaved_dir.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8") as lines:
-            for item in self.pending_items:
-                lines.write(json.dumps(dataclasses.asdict(item), ensure_ascii=False, default=str) + "\n")
-        self.stats.inc_value("store/unsaved_items", len(self.pending_items))
-        logger.error("%d journals could not be stored; they are saved in %s", len(self.pending_items), path)
+            for item in unsaved:
+                # ASCII JSON: escapes keep even text the database refused (lone surrogates) writable.
+                lines.write(json.dumps(dataclasses.asdict(item), default=str) + "\n")
+        self.stats.inc_value("store/unsaved_items", len(unsaved))
+        logger.error("%d journals could not be stored; they are saved in %s", len(unsaved), path)
         self.pending_items = []
+        self.refused_items = []
 
     @property
     def stats(self) -> StatsCollector:
         """The crawler's stats, read when used (they do not exist yet when the pipeline is built)."""
         return self.crawler.stats
+
+
+def _is_unavailable(exc: Exception) -> bool:
+    """Whether ``exc`` says the database cannot be used now (locked, gone, disconnected), not that it
+    refuses the data: only then is a retry worth it."""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, (OperationalError, DisconnectionError))
 
 
 def _first_line(exc: BaseException) -> str:

@@ -9,10 +9,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, inspect, select
+from sqlalchemy import Engine, create_engine, event, inspect, select, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.engine.url import URL
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+)
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 from sqlalchemy.schema import Column, Table
 
@@ -24,8 +31,13 @@ SQLITE_BUSY_TIMEOUT_SECS = 30.0
 """How long an SQLite writer waits for another one (the cache, a second crawl) before "database is locked";
 ``?timeout=SECONDS`` in the URL overrides it."""
 
-# create_all() checks then creates: two threads of one process (cache and store) must not interleave.
+# create_all() checks then creates: two threads of one process (cache and store) must not interleave, nor
+# two workers on one PostgreSQL database (an advisory lock, keyed by this arbitrary constant).
 _schema_lock = threading.Lock()
+_POSTGRESQL_SCHEMA_LOCK = 0x6A6F75726E616C73  # "journals"
+
+POSTGRESQL_CONNECT_TIMEOUT_SECS = 10
+"""How long to wait for a PostgreSQL server before giving up; ``?connect_timeout=`` in the URL overrides it."""
 
 
 class DatabaseError(RuntimeError):
@@ -59,7 +71,7 @@ def engine_from_url(url: str) -> Engine:
     shown = parsed.render_as_string(hide_password=True)
     is_sqlite = parsed.get_backend_name() == "sqlite"
     try:
-        engine = _sqlite_engine(parsed) if is_sqlite else create_engine(parsed, pool_pre_ping=True)
+        engine = _sqlite_engine(parsed) if is_sqlite else _server_engine(parsed)
         with engine.connect():
             pass
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
@@ -67,6 +79,14 @@ def engine_from_url(url: str) -> Engine:
     except (DBAPIError, OSError) as exc:
         raise DatabaseError(f"cannot connect to {shown}: {_one_line(exc)}") from None
     return engine
+
+
+def _server_engine(url: URL) -> Engine:
+    """An engine for a database server: connections checked before use, a bounded wait on PostgreSQL."""
+    connect_args: dict[str, Any] = {}
+    if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
+        connect_args["connect_timeout"] = POSTGRESQL_CONNECT_TIMEOUT_SECS
+    return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
 
 
 def _sqlite_engine(url: URL) -> Engine:
@@ -108,7 +128,22 @@ def create_schema(engine: Engine) -> list[str]:
     Columns added to an existing table are nullable (old rows have no value). Records :data:`SCHEMA_VERSION`
     in ``schema_version``. Returns the ``table.column`` names that were added, for logging.
     """
-    with _schema_lock, engine.begin() as conn:
+    with _schema_lock:
+        try:
+            added = _create_or_upgrade(engine)
+        except (OperationalError, ProgrammingError, IntegrityError):
+            # Another process created the same table or row between our look and our create: look again.
+            added = _create_or_upgrade(engine)
+    if added:
+        logger.info("Database schema upgraded: added %s", ", ".join(added))
+    return added
+
+
+def _create_or_upgrade(engine: Engine) -> list[str]:
+    """One pass of :func:`create_schema`, in one transaction (serialised between PostgreSQL workers)."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _POSTGRESQL_SCHEMA_LOCK})
         Base.metadata.create_all(conn)
         inspector = inspect(conn)
         added: list[str] = []
@@ -123,8 +158,6 @@ def create_schema(engine: Engine) -> list[str]:
                 if index.name not in indexes:
                     index.create(conn)
         _record_version(conn)
-    if added:
-        logger.info("Database schema upgraded: added %s", ", ".join(added))
     return added
 
 

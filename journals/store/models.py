@@ -72,7 +72,7 @@ class Source(Base):
     __tablename__ = "sources"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(200), unique=True, index=True)
+    name: Mapped[str] = mapped_column(Text, unique=True, index=True)
     start_url: Mapped[str | None] = mapped_column(Text)
 
 
@@ -117,7 +117,7 @@ class AttributeValue(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     journal_id: Mapped[int] = mapped_column(ForeignKey("journals.id", ondelete="CASCADE"))
-    attribute: Mapped[str] = mapped_column(String(100), index=True)
+    attribute: Mapped[str] = mapped_column(Text, index=True)
     """An attribute name of the vocabulary (``settings/vocabulary.json``)."""
     raw_value: Mapped[str | None] = mapped_column(Text)
     """The text as the page shows it, before normalisation."""
@@ -127,7 +127,7 @@ class AttributeValue(Base):
     """The value as a number, when it is one."""
     page_url: Mapped[str | None] = mapped_column(Text)
     xpath: Mapped[str | None] = mapped_column(Text)
-    extractor: Mapped[str | None] = mapped_column(String(100))
+    extractor: Mapped[str | None] = mapped_column(Text)
     crawled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -143,7 +143,7 @@ class ExtractionRule(Base):
     source_id: Mapped[int] = mapped_column(ForeignKey("sources.id"))
     template: Mapped[str] = mapped_column(String(64), default="")
     """Template signature; the empty string for a rule that holds for every page of the source."""
-    attribute: Mapped[str] = mapped_column(String(100))
+    attribute: Mapped[str] = mapped_column(Text)
     xpath: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -21,9 +21,10 @@ class JournalsSpider(Spider):
 
     name = "journals_fixture"
 
-    def __init__(self, count: int = 25, **kwargs):
+    def __init__(self, count: int = 25, odd: str = "", **kwargs):
         super().__init__(**kwargs)
         self.count = int(count)
+        self.odd = odd
         self.passed_items = []
 
     async def start(self):
@@ -37,7 +38,7 @@ class JournalsSpider(Spider):
             yield JournalItem(
                 source="sandbox",
                 url=f"https://example.org/j/{n}",
-                title=f"Journal {n}",
+                title=self.odd if n == 7 and self.odd else f"Journal {n}",
                 impact_factor=n / 10,
                 attributes={"h_index": n},
             )
@@ -61,11 +62,11 @@ def settings(tmp_path, monkeypatch):
     }
 
 
-async def crawl(settings, count=25):
-    """Run the fixture spider once; return its crawler."""
+async def crawl(settings, count=25, odd=""):
+    """Run the fixture spider once (journal 7 titled ``odd`` if given); return its crawler."""
     crawler = get_crawler(JournalsSpider, settings)
     crawler.signals.connect(collect, signal=signals.item_scraped)
-    await crawler.crawl_async(count=count)
+    await crawler.crawl_async(count=count, odd=odd)
     return crawler
 
 
@@ -134,3 +135,18 @@ async def test_locked_database_stops_the_crawl_and_keeps_the_items(settings, tmp
     assert sorted(item["url"] for item in saved_items) == sorted(f"https://example.org/j/{n}" for n in range(25))
     assert saved_items[0]["attributes"]["h_index"] in range(25)
     assert count_rows(settings["DATABASE_URL"], Journal) == 1
+
+
+@deferred_f_from_coro_f
+async def test_refused_record_is_set_aside_and_the_crawl_goes_on(settings, tmp_path):
+    # A lone surrogate (text decoded with surrogateescape) is not UTF-8: SQLite's driver refuses it.
+    crawler = await crawl(settings, odd="broken \udcff title")
+    stats = crawler.stats.get_stats()
+    assert stats["finish_reason"] == "finished"
+    assert stats["store/refused_items"] == 1
+    assert stats["store/journals"] == 24
+    assert "store/write_retries" not in stats
+    assert count_rows(settings["DATABASE_URL"], Journal) == 24
+    (saved,) = (tmp_path / "unsaved").glob("*.jsonl")
+    assert [json.loads(line)["url"] for line in saved.read_text().splitlines()] == ["https://example.org/j/7"]
+    assert stats["store/unsaved_items"] == 1
