@@ -64,9 +64,9 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     """Mine an already built tag tree (see :func:`mine_data_regions`).
 
     The root's regions (UnCoveredDRs) are reported, and so are the regions nested inside their records
-    when those are themselves lists of substantial records (see :func:`_substantial`). A record without
-    any text describes no object and is left out; a region left with fewer than two records, or a region
-    of k > 1 nodes left with two or three records, is left out too.
+    when those are themselves lists of substantial records (see :func:`_kept`). A record without
+    any text describes no object and is left out; a region left with fewer than three records, or a region
+    of k > 1 nodes left with three, is left out too.
     """
     top, nested = find_all_regions(tree, k, threshold)
     taken = bytearray(len(tree.elements))
@@ -83,8 +83,8 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     return sorted(mined, key=lambda region: (-region.score, -len(region.records)))
 
 
-NESTED_MIN_RECORDS = 5
-"""Fewest records of a region nested in another region's record for it to be reported."""
+MIN_RECORDS = 3
+"""Fewest records (with text) of a reported region: two similar neighbours are weak evidence of a list."""
 NESTED_MIN_TEXT = 30
 """Fewest characters of text per record, on average, of a reported nested region."""
 NESTED_MIN_TAGS = 3
@@ -94,21 +94,17 @@ NESTED_MIN_TAGS = 3
 def _kept(region: DataRegion, tags: int, is_nested: bool) -> bool:
     """Whether a region with its text-less records already left out is a data region worth reporting.
 
-    Two similar generalized nodes are weak evidence: two or three records of several nodes each are
-    mostly halves of a page. A list nested in a record is reported only when its records are
-    substantial (several tags and a line of text each, five or more of them): a product's colour
-    swatches or a review's tag links stay part of their record.
+    Two similar generalized nodes are weak evidence: two records, or three records of several nodes each,
+    are mostly halves of a page, a pair of buttons or of columns. A list nested in a record is reported
+    only when its records are substantial (several tags and a line of text each, on average): a
+    product's colour swatches or a review's tag links stay part of their record.
     """
     count = len(region.records)
-    if count < 2 or (region.k > 1 and count <= 3):
+    if count < MIN_RECORDS or (region.k > 1 and count <= 3):
         return False
     if not is_nested:
         return True
-    return (
-        count >= NESTED_MIN_RECORDS
-        and region.score >= NESTED_MIN_TEXT * count
-        and tags >= NESTED_MIN_TAGS * count
-    )
+    return region.score >= NESTED_MIN_TEXT * count and tags >= NESTED_MIN_TAGS * count
 
 
 def _describe(tree: TagTree, region: Region, k: int, records: list[list[int]]) -> tuple[DataRegion, int]:
