@@ -2,30 +2,37 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import read_items, run_scrapy, serve_sandbox
+from journals.sandbox.server import SandboxServer
+from journals.sandbox.truth import world_truth
+from journals.sandbox.web import SandboxWeb
 
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SITE = "elsevier"
 
 
-def crawl(start_url: str, database: Path, feed: Path, *settings: str) -> None:
-    """``scrapy crawl elsevier`` into ``database`` and ``feed``, as a user would run it."""
-    options = [arg for setting in settings for arg in ("-s", setting)]
-    result = run_scrapy(
-        "crawl",
-        SITE,
-        "-a",
-        f"start_url={start_url}",
-        "-O",
-        str(feed),
-        "-s",
-        f"DATABASE_URL=sqlite:///{database}",
-        *options,
+def crawl(start_url: str, database: Path, feed: Path, *settings: str) -> list[dict]:
+    """``scrapy crawl elsevier`` into ``database`` and ``feed`` as a user would run it; the feed's items."""
+    options = [arg for setting in (f"DATABASE_URL=sqlite:///{database}", *settings) for arg in ("-s", setting)]
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    result = subprocess.run(
+        [sys.executable, "-m", "scrapy", "crawl", SITE, "-a", f"start_url={start_url}", "-O", str(feed), *options],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    return [json.loads(line) for line in feed.read_text(encoding="utf-8").splitlines()]
 
 
 def row_counts(database: Path) -> dict[str, int]:
@@ -37,25 +44,27 @@ def row_counts(database: Path) -> dict[str, int]:
         }
 
 
+def by_url(item: dict) -> str:
+    """Sort key: the journal page URL."""
+    return item["url"]
+
+
 def test_offline_recrawl_from_the_cache_yields_the_same_items_and_rows(tmp_path: Path) -> None:
-    sandbox = serve_sandbox(seed=3, journals=60)
-    start_url = sandbox.start_url(SITE)
+    web = SandboxWeb(seed=3, size=60)
+    server = SandboxServer(web, port=0)
+    server.start_in_thread()
+    start_url = f"{server.base_url}/{SITE}/"
+    journals = world_truth(web, server.base_url)["sites"][SITE]["journals"]
     database = tmp_path / "journals.db"
     try:
-        crawl(start_url, database, tmp_path / "online.jsonl")
+        online = crawl(start_url, database, tmp_path / "online.jsonl")
     finally:
-        sandbox.server.shutdown()
-        sandbox.server.server_close()
-    online = read_items(tmp_path / "online.jsonl")
+        server.shutdown()
+        server.server_close()
     counts = row_counts(database)
-    assert counts["journals"] == len(online) == len(sandbox.truth["sites"][SITE]["journals"])
+    assert counts["journals"] == len(online) == len(journals)
     assert counts["cached_pages"] > counts["journals"]
 
-    crawl(start_url, database, tmp_path / "offline.jsonl", "HTTPCACHE_IGNORE_MISSING=True")
-    offline = read_items(tmp_path / "offline.jsonl")
-
-    def by_url(item):
-        return item["url"]
-
+    offline = crawl(start_url, database, tmp_path / "offline.jsonl", "HTTPCACHE_IGNORE_MISSING=True")
     assert sorted(offline, key=by_url) == sorted(online, key=by_url)
     assert row_counts(database) == counts
