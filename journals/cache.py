@@ -43,18 +43,19 @@ class SQLCacheStorage:
     """``HTTPCACHE_STORAGE`` keeping responses in the ``cached_pages`` table of ``DATABASE_URL``."""
 
     def __init__(self, settings: BaseSettings) -> None:
-        """Read the database URL and the expiration; connect only when the spider opens."""
-        self.database_url = database_url(settings)
+        """Connect and create the schema if needed, so that a bad ``DATABASE_URL`` stops the crawl at start.
+
+        Raises :class:`journals.store.DatabaseError` when the database cannot be used.
+        """
         self.expiration_secs = settings.getint("HTTPCACHE_EXPIRATION_SECS")
-        self._engine: Engine | None = None
+        self._engine: Engine | None = engine_from_url(database_url(settings))
+        create_schema(self._engine)
         self._fingerprinter: RequestFingerprinterProtocol | None = None
 
     def open_spider(self, spider: Spider) -> None:
-        """Connect, create the schema if needed, and take the crawler's request fingerprinter."""
-        self._engine = engine_from_url(self.database_url)
-        create_schema(self._engine)
+        """Take the crawler's request fingerprinter, the key of every cached page."""
         self._fingerprinter = spider.crawler.request_fingerprinter
-        logger.debug("Using the SQL page cache in %s", self._engine.url.render_as_string(hide_password=True))
+        logger.debug("Using the SQL page cache in %s", self._connected().url.render_as_string(hide_password=True))
 
     def close_spider(self, spider: Spider) -> None:
         """Release the database connections."""
@@ -118,9 +119,9 @@ class SQLCacheStorage:
         return self._fingerprinter.fingerprint(request).hex()
 
     def _connected(self) -> Engine:
-        """The engine opened by :meth:`open_spider`."""
+        """The engine, until :meth:`close_spider` releases it."""
         if self._engine is None:
-            raise RuntimeError("SQLCacheStorage used before open_spider()")
+            raise RuntimeError("SQLCacheStorage used after close_spider()")
         return self._engine
 
 
