@@ -101,6 +101,8 @@ def classify(page_anchors: Iterable[Anchor]) -> PageLinks:
         elif anchor.in_chrome:
             if patterns["browse"].fullmatch(text):
                 browse.append(anchor)
+            elif patterns["metrics_page"].fullmatch(text):
+                metrics.append(anchor)  # a journal's own menu often holds "About the journal"
         elif patterns["next_page"].fullmatch(text):
             pages.append(anchor)
         elif patterns["browse"].fullmatch(text):
@@ -109,6 +111,7 @@ def classify(page_anchors: Iterable[Anchor]) -> PageLinks:
             metrics.append(anchor)
         elif text:
             content.append(anchor)
+    metrics.sort(key=lambda anchor: anchor.in_chrome)  # links in the content first, then menus
     return PageLinks(letters=letters, pages=pages, journals=_largest_group(content), browse=browse, metrics=metrics)
 
 
