@@ -111,7 +111,8 @@ def classify(page_anchors: Iterable[Anchor]) -> PageLinks:
             metrics.append(anchor)
         elif text:
             content.append(anchor)
-    metrics.sort(key=lambda anchor: anchor.in_chrome)  # links in the content first, then menus
+    # Content links before menu links, and "About the journal" before a bare "About" that may be the site's.
+    metrics.sort(key=lambda anchor: (anchor.in_chrome, " " not in anchor.text))
     return PageLinks(letters=letters, pages=pages, journals=_largest_group(content), browse=browse, metrics=metrics)
 
 
