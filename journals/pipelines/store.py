@@ -63,8 +63,10 @@ class SQLStorePipeline:
         self.pending_items: list[JournalItem] = []
         self.refused_items: list[JournalItem] = []
         self.failed = False
+        self._spider_closing = False
         self._engine: Engine | None = None
-        self._closing: Deferred[None] | None = None
+        # The close we asked for, referenced so that it is not garbage-collected while it runs.
+        self._stopping: Deferred[None] | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -99,6 +101,7 @@ class SQLStorePipeline:
 
     async def close_spider(self) -> None:
         """Write what is left (one more try after a failure), save what still cannot be, disconnect."""
+        self._spider_closing = True
         if self.pending_items:
             await self._flush()
         if self.pending_items or self.refused_items:
@@ -184,13 +187,12 @@ class SQLStorePipeline:
             len(self.pending_items),
             _first_line(exc),
         )
-        if self.failed:
-            return
+        already_stopping = self.failed or self._spider_closing
         self.failed = True
         engine = self.crawler.engine
-        if engine is not None and engine.spider is not None:
+        if not already_stopping and engine is not None and engine.spider is not None:
             logger.error("Stopping the crawl: the database does not accept writes (reason database_error)")
-            self._closing = deferred_from_coro(engine.close_spider_async(reason="database_error"))
+            self._stopping = deferred_from_coro(engine.close_spider_async(reason="database_error"))
 
     def _save_unsaved(self) -> None:
         """Write the items not stored as JSON lines, so that nothing is lost silently."""

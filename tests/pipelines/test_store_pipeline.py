@@ -150,3 +150,22 @@ async def test_refused_record_is_set_aside_and_the_crawl_goes_on(settings, tmp_p
     (saved,) = (tmp_path / "unsaved").glob("*.jsonl")
     assert [json.loads(line)["url"] for line in saved.read_text().splitlines()] == ["https://example.org/j/7"]
     assert stats["store/unsaved_items"] == 1
+
+
+@deferred_f_from_coro_f
+async def test_database_locked_at_close_saves_the_last_batch(settings, tmp_path):
+    db_file = tmp_path / "journals.db"
+    await crawl(settings, count=1)
+    settings["DATABASE_URL"] = f"sqlite:///{db_file}?timeout=0.05"
+    settings["DATABASE_WRITE_ATTEMPTS"] = 2
+    holder = sqlite3.connect(db_file, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        crawler = await crawl(settings, count=5)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    stats = crawler.stats.get_stats()
+    assert stats["finish_reason"] == "finished"
+    assert stats["store/unsaved_items"] == 5
+    assert len(list((tmp_path / "unsaved").glob("*.jsonl"))) == 1
