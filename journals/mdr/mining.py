@@ -77,50 +77,52 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
             region_k, records = region_records(tree, region, threshold, taken)
-            described, tags = _describe(tree, region, region_k, records)
-            if _kept(described, tags, is_nested):
-                mined.append(described)
+            if not _kept(region_k, len(records), MIN_TEXT * len(records), MIN_TAGS * len(records), is_nested):
+                continue  # cannot be kept whatever the records' text: spare computing it
+            texts = [(nodes, text) for nodes in records if (text := _record_text(tree, nodes))]
+            score = sum(len(text) for _, text in texts)
+            tags = sum(tree.ends[node] - node for nodes, _ in texts for node in nodes)
+            if _kept(region_k, len(texts), score, tags, is_nested):
+                mined.append(_describe(tree, region, region_k, texts, score))
     return sorted(mined, key=lambda region: (-region.score, -len(region.records)))
 
 
 MIN_RECORDS = 3
 """Fewest records (with text) of a reported region: two similar neighbours are weak evidence of a list."""
-NESTED_MIN_TEXT = 30
+MIN_TEXT = 30
 """Fewest characters of text per record, on average, of a reported nested region."""
-NESTED_MIN_TAGS = 3
+MIN_TAGS = 3
 """Fewest tags per record, on average, of a reported nested region."""
 
 
-def _kept(region: DataRegion, tags: int, is_nested: bool) -> bool:
-    """Whether a region with its text-less records already left out is a data region worth reporting.
+def _kept(k: int, count: int, score: int, tags: int, is_nested: bool) -> bool:
+    """Whether a region of ``count`` records with text, ``score`` characters of text and ``tags`` elements
+    in its records, its GNs ``k`` nodes long, is a data region worth reporting.
 
     Two similar generalized nodes are weak evidence: two records, or three records of several nodes each,
     are mostly halves of a page, a pair of buttons or of columns. A list nested in a record is reported
     only when its records are substantial (several tags and a line of text each, on average): a
     product's colour swatches or a review's tag links stay part of their record.
     """
-    count = len(region.records)
-    if count < MIN_RECORDS or (region.k > 1 and count <= 3):
+    if count < MIN_RECORDS or (k > 1 and count <= 3):
         return False
-    if not is_nested:
-        return True
-    return region.score >= NESTED_MIN_TEXT * count and tags >= NESTED_MIN_TAGS * count
+    return not is_nested or (score >= MIN_TEXT * count and tags >= MIN_TAGS * count)
 
 
-def _describe(tree: TagTree, region: Region, k: int, records: list[list[int]]) -> tuple[DataRegion, int]:
-    """The region as plain data (records without text left out), and the elements its records hold."""
-    described = []
-    tags = 0
-    for nodes in records:
-        text = " ".join(filter(None, (tree.text(node) for node in nodes)))
-        if text:
-            described.append(DataRecord(xpaths=[tree.xpath(node) for node in nodes], text=text))
-            tags += sum(tree.ends[node] - node for node in nodes)
+def _record_text(tree: TagTree, nodes: list[int]) -> str:
+    return " ".join(filter(None, (tree.text(node) for node in nodes)))
+
+
+def _describe(
+    tree: TagTree, region: Region, k: int, records: list[tuple[list[int], str]], score: int
+) -> DataRegion:
+    """The region as plain data, from its records with their text."""
+    described = [DataRecord(xpaths=[tree.xpath(node) for node in nodes], text=text) for nodes, text in records]
     return DataRegion(
         parent=tree.xpath(region.parent),
         k=k,
         start=region.start,
         count=region.count,
-        score=float(sum(len(record.text) for record in described)),
+        score=float(score),
         records=described,
-    ), tags
+    )

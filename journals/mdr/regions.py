@@ -44,19 +44,6 @@ def nodes_similar(tree: TagTree, first: int, second: int, threshold: float) -> b
     return similar(tokens[first : ends[first]], tokens[second : ends[second]], threshold)
 
 
-def _pair_similar(tree: TagTree, kids: list[int], k: int, j: int, threshold: float) -> bool:
-    """CombComp's comparison: GN ``kids[j:j+k]`` against the GN ``kids[j+k:j+2k]`` that follows it."""
-    ends = tree.ends
-    a_start, a_end = kids[j], ends[kids[j + k - 1]]
-    b_start, b_end = kids[j + k], ends[kids[j + 2 * k - 1]]
-    len_a, len_b = a_end - a_start, b_end - b_start
-    cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
-    if abs(len_a - len_b) > cutoff:
-        return False
-    tokens = tree.tokens
-    return Levenshtein.distance(tokens[a_start:a_end], tokens[b_start:b_end], score_cutoff=cutoff) <= cutoff
-
-
 class _Runs(NamedTuple):
     """For one GN length k and one phase (start index mod k): maximal runs of similar adjacent GN pairs."""
 
@@ -64,23 +51,33 @@ class _Runs(NamedTuple):
     lasts: list[int]
 
 
-def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> dict[tuple[int, int], _Runs]:
+def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> dict[int, dict[int, _Runs]]:
     """Compare every pair of adjacent GNs of every length up to ``max_k`` once (CombComp, Figure 6).
 
-    The results are kept as runs per (k, phase), which lets IdentDRs find, for any start, the first
-    run of each phase with a binary search instead of rescanning the children.
+    The results are kept as runs per k and phase (start index mod k), which lets IdentDRs find, for
+    any start, the first run of each phase with a binary search instead of rescanning the children.
+    The comparison is :func:`similar` written inline (it runs once per GN pair of every node): siblings
+    are contiguous in preorder, so a GN's tag string is one slice of the page's.
     """
     size = len(kids)
-    runs: dict[tuple[int, int], _Runs] = {}
-    for k in range(1, max_k + 1):
-        if 2 * k > size:
-            break
+    tokens = tree.tokens
+    ends = tree.ends
+    kid_ends = [ends[kid] for kid in kids]
+    distance = Levenshtein.distance
+    runs: dict[int, dict[int, _Runs]] = {}
+    for k in range(1, min(max_k, size // 2) + 1):
+        by_phase: dict[int, _Runs] = {}
         for phase in range(k):
             firsts: list[int] = []
             lasts: list[int] = []
-            run_first = -1
+            run_first = last = -1
             for j in range(phase, size - 2 * k + 1, k):
-                if _pair_similar(tree, kids, k, j, threshold):
+                a_start, middle, b_end = kids[j], kids[j + k], kid_ends[j + 2 * k - 1]
+                len_a, len_b = middle - a_start, b_end - middle
+                cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
+                if (len_a - len_b if len_a > len_b else len_b - len_a) <= cutoff and distance(
+                    tokens[a_start:middle], tokens[middle:b_end], score_cutoff=cutoff
+                ) <= cutoff:
                     if run_first < 0:
                         run_first = j
                     last = j
@@ -92,31 +89,35 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
                 firsts.append(run_first)
                 lasts.append(last)
             if firsts:
-                runs[k, phase] = _Runs(firsts, lasts)
+                by_phase[phase] = _Runs(firsts, lasts)
+        if by_phase:
+            runs[k] = by_phase
     return runs
 
 
-def _ident_drs(parent: int, size: int, runs: dict[tuple[int, int], _Runs], max_k: int) -> list[Region]:
+def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> list[Region]:
     """IdentDRs (Figure 8) from ``start = 0``, its tail recursion written as a loop.
 
     For each k and each phase f = start..start+k-1 the candidate is the first run of similar pairs at
     or after f; the best candidate covers the most children and starts no later than the best so far
-    (so ties go to the smallest k, the paper's "smallest length that covers the region").
+    (so ties go to the smallest k, the paper's "smallest length that covers the region"). Only the k
+    and phases with a run of similar pairs are looked at.
     """
     regions: list[Region] = []
     start = 0
     while start < size:
         best: tuple[int, int, int] | None = None  # (k, start, count)
-        for k in range(1, max_k + 1):
+        for k, by_phase in runs.items():
             for first_phase in range(start, start + k):
-                phase_runs = runs.get((k, first_phase % k))
+                phase_runs = by_phase.get(first_phase % k)
                 if phase_runs is None:
                     continue
-                index = bisect_left(phase_runs.lasts, first_phase)
-                if index == len(phase_runs.lasts):
+                lasts = phase_runs.lasts
+                index = bisect_left(lasts, first_phase)
+                if index == len(lasts):
                     continue
                 run_start = max(phase_runs.firsts[index], first_phase)
-                count = phase_runs.lasts[index] - run_start + 2 * k
+                count = lasts[index] - run_start + 2 * k
                 if best is None or (best[2] < count and run_start <= best[1]):
                     best = (k, run_start, count)
         if best is None:
@@ -151,7 +152,7 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
                 found[node] = found.pop(kids[0])
             continue
         runs = _comb_comp(tree, kids, max_k, threshold)
-        own = _ident_drs(node, len(kids), runs, max_k) if runs else []
+        own = _ident_drs(node, len(kids), runs) if runs else []
         covered = bytearray(len(kids))
         for region in own:
             covered[region.start : region.start + region.count] = b"\x01" * region.count

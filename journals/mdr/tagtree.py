@@ -26,7 +26,7 @@ def parse_html(html: str | bytes) -> etree._Element | None:
     A ``str`` carrying an XML encoding declaration, which lxml refuses, is parsed as its UTF-8 bytes.
     """
     try:
-        return lxml.html.document_fromstring(html)
+        return lxml.html.document_fromstring(html, parser=_PARSER)
     except ValueError:
         if not isinstance(html, str):
             raise
@@ -35,12 +35,10 @@ def parse_html(html: str | bytes) -> etree._Element | None:
         return None
 
 
-_UTF8_PARSER = lxml.html.HTMLParser(encoding="utf-8")
-
-
-def _is_tree_element(child: etree._Element) -> bool:
-    tag = child.tag
-    return isinstance(tag, str) and tag not in IGNORED_TAGS
+_PARSER = etree.HTMLParser()
+"""``lxml.html``'s parser without its Python element-class lookup (plain ``_Element`` proxies, 4× cheaper
+to create): the same libxml2 parse, so the same tree and the same XPaths."""
+_UTF8_PARSER = etree.HTMLParser(encoding="utf-8")
 
 
 @dataclass
@@ -64,44 +62,67 @@ class TagTree:
     _paths: dict[etree._Element, str] = field(default_factory=dict, repr=False)
     """Absolute XPaths computed so far, per lxml element (keys keep the proxies alive, so identity holds)."""
 
+    extra_text: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    """Per node, the tails of left-out children (comments, scripts, …) before its first kept child."""
+    extra_tail: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    """Per node, the tails of left-out siblings (comments, scripts, …) between it and its next kept sibling."""
+
     @classmethod
     def build(cls, root: etree._Element) -> TagTree:
-        """Build the tag tree of ``root`` and everything under it, in one walk without recursion."""
-        elements: list[etree._Element] = []
-        token_chars: list[str] = []
-        children: list[list[int]] = []
-        ends: list[int] = []
-        heights: list[int] = []
-        tag_chars: dict[str, str] = {}
-        open_nodes: list[int] = []
-        walker = etree.iterwalk(root, events=("start", "end"))
-        for event, element in walker:
+        """Build the tag tree of ``root`` and everything under it, in one pass without recursion.
+
+        lxml's own preorder iteration does the walk; a node's parent is found by identity (lxml keeps
+        one proxy per live element), an element whose parent was left out is left out with it, and the
+        subtree ends and heights come from one pass backwards over the preorder.
+        """
+        elements: list[etree._Element] = [root]
+        token_chars: list[str] = [chr(_TOKEN_BASE)]
+        tag_chars: dict[str, str] = {root.tag: token_chars[0]}
+        parents: list[int] = [-1]
+        children: list[list[int]] = [[]]
+        extra_text: dict[int, list[str]] = {}
+        extra_tail: dict[int, list[str]] = {}
+        index: dict[etree._Element, int] = {root: 0}
+        add_element, add_parent, add_children, add_char = (
+            elements.append, parents.append, children.append, token_chars.append
+        )
+        iterator = root.iter()
+        next(iterator)
+        for element in iterator:
+            parent = index.get(element.getparent())
+            if parent is None:  # inside a left-out element
+                continue
             tag = element.tag
             if tag.__class__ is not str or tag in IGNORED_TAGS:
-                if event == "start":
-                    walker.skip_subtree()
-                continue
-            if event == "end":
-                node = open_nodes.pop()
-                ends[node] = len(elements)
-                if open_nodes:
-                    parent = open_nodes[-1]
-                    if heights[parent] <= heights[node]:
-                        heights[parent] = heights[node] + 1
+                tail = element.tail
+                if tail:  # the text after a comment, a script, … still belongs where it stands
+                    siblings = children[parent]
+                    if siblings:
+                        extra_tail.setdefault(siblings[-1], []).append(tail)
+                    else:
+                        extra_text.setdefault(parent, []).append(tail)
                 continue
             node = len(elements)
-            if open_nodes:
-                children[open_nodes[-1]].append(node)
-            open_nodes.append(node)
-            elements.append(element)
+            index[element] = node
+            add_element(element)
+            children[parent].append(node)
+            add_children([])
+            add_parent(parent)
             char = tag_chars.get(tag)
             if char is None:
                 char = tag_chars[tag] = chr(_TOKEN_BASE + len(tag_chars))
-            token_chars.append(char)
-            children.append([])
-            ends.append(0)
-            heights.append(1)
-        return cls(elements, "".join(token_chars), ends, children, heights)
+            add_char(char)
+        size = len(elements)
+        ends = list(range(1, size + 1))
+        heights = [1] * size
+        for node in range(size - 1, 0, -1):
+            parent = parents[node]
+            ends[parent] = max(ends[parent], ends[node])
+            if heights[parent] <= heights[node]:
+                heights[parent] = heights[node] + 1
+        tree = cls(elements, "".join(token_chars), ends, children, heights)
+        tree.extra_text, tree.extra_tail = extra_text, extra_tail
+        return tree
 
     def tag(self, node: int) -> str:
         """The tag name of a node."""
@@ -114,9 +135,32 @@ class TagTree:
     def text(self, node: int) -> str:
         """The visible text of a node's subtree, whitespace collapsed (scripts, styles, comments left out).
 
-        Text pieces are joined with a space: adjacent cells and fields stay apart.
+        Text pieces are joined with a space: adjacent cells and fields stay apart. A node's tail comes
+        after its whole subtree, that is just before the node its subtree ``ends`` at.
         """
-        return _SPACES.sub(" ", " ".join(_iter_text(self.elements[node]))).strip()
+        elements, ends, extra_text, extra_tail = self.elements, self.ends, self.extra_text, self.extra_tail
+        parts: list[str] = []
+        open_nodes: list[int] = []  # the nodes whose subtree holds ``current``, outermost first
+        for current in range(node, ends[node]):
+            while open_nodes and ends[open_nodes[-1]] <= current:
+                _add_tail(parts, open_nodes.pop(), elements, extra_tail)
+            text = elements[current].text
+            if text:
+                parts.append(text)
+            if current in extra_text:
+                parts.extend(extra_text[current])
+            open_nodes.append(current)
+        while len(open_nodes) > 1:
+            _add_tail(parts, open_nodes.pop(), elements, extra_tail)
+        return _SPACES.sub(" ", " ".join(parts)).strip()
+
+
+def _add_tail(parts: list[str], node: int, elements: list[etree._Element], extra_tail: dict[int, list[str]]) -> None:
+    tail = elements[node].tail
+    if tail:
+        parts.append(tail)
+    if node in extra_tail:
+        parts.extend(extra_tail[node])
 
 
 def element_xpath(element: etree._Element, cache: dict[etree._Element, str]) -> str:
@@ -154,18 +198,3 @@ def _number_children(parent: etree._Element, parent_path: str, cache: dict[etree
         seen[tag] = seen.get(tag, 0) + 1
         step = f"{tag}[{seen[tag]}]" if totals[tag] > 1 else tag
         cache[child] = f"{parent_path}/{step}"
-
-
-def _iter_text(element: etree._Element) -> list[str]:
-    """Text and tails under ``element``, skipping ignored elements, comments and PIs but not their tails."""
-    parts: list[str] = []
-    walker = etree.iterwalk(element, events=("start", "end"))
-    for event, node in walker:
-        if event == "start":
-            if not _is_tree_element(node):
-                walker.skip_subtree()
-            elif node.text:
-                parts.append(node.text)
-        elif node is not element and node.tail:
-            parts.append(node.tail)
-    return parts
