@@ -20,6 +20,7 @@ from crawl_workers import (
     worker_env,
 )
 from redis import Redis
+from server_fixtures import postgres_fixture, redis_server_fixture  # noqa: F401  (pytest fixtures)
 
 SITE = "elsevier"
 

@@ -15,6 +15,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from server_fixtures import postgres_fixture, scrapyd_database_fixture, scrapyd_fixture  # noqa: F401  (pytest fixtures)
 from servers import PROJECT_ROOT
 from sqlalchemy import create_engine, text
 
