@@ -223,3 +223,13 @@ def test_expired_pages_are_missing(settings):
         assert cache.retrieve_response(spider, request) is None
     finally:
         cache.close_spider(spider)
+
+
+def test_a_failed_store_is_counted_not_raised(storage, settings):
+    cache, spider = storage
+    engine = engine_from_url(settings["DATABASE_URL"])
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE cached_pages")
+    engine.dispose()
+    cache.store_response(spider, Request("http://example.org/"), HtmlResponse("http://example.org/", body=b"x"))
+    assert spider.crawler.stats.get_value("httpcache/store_error") == 1
