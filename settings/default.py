@@ -16,6 +16,7 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 RETRY_TIMES = 3
 REDIRECT_MAX_TIMES = 10
 TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False  # 2.19's RemoteControl runs submitted code on localhost: never on by default
 FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
 

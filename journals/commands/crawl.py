@@ -1,7 +1,8 @@
-"""``scrapy crawl``, with the spider's arguments checked first so a bad one is a one-line error.
+"""``scrapy crawl``, with the spider's arguments and the database checked first: a bad one is a one-line error.
 
-Scrapy builds the spider inside the crawl, where an exception becomes a traceback; spiders of this project
-expose ``check_arguments`` (raising ``ValueError``) so the command can refuse bad arguments up front.
+Scrapy builds the spider and the pipelines inside the crawl, where an exception becomes a traceback; spiders of
+this project expose ``check_arguments`` (raising ``ValueError``) and the store raises ``DatabaseError`` with a
+one-line reason, so the command can refuse both up front.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ import argparse
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
+from journals.store.database import DatabaseError, database_url, engine_from_url
+
 
 class Command(ScrapyCrawlCommand):
     """Run a spider, after checking its arguments."""
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        """Check ``-a`` arguments with the spider's ``check_arguments``, then crawl as Scrapy does."""
+        """Check ``-a`` arguments with the spider's ``check_arguments`` and reach the database, then crawl."""
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 spider_class = self.crawler_process.spider_loader.load(args[0])
@@ -28,4 +31,8 @@ class Command(ScrapyCrawlCommand):
                     check(**opts.spargs)
                 except ValueError as error:
                     raise UsageError(str(error), print_help=False) from error
+        try:
+            engine_from_url(database_url(self.settings)).dispose()
+        except DatabaseError as error:
+            raise UsageError(str(error), print_help=False) from error
         super().run(args, opts)

@@ -43,8 +43,11 @@ def test_bad_arguments_are_one_line_errors(tmp_path: Path) -> None:
         (["publisher", "-a", "start_url=not a url"], "start_url must be an absolute http(s) URL, got 'not a url'"),
         (["publisher"], "the publisher spider needs -a start_url=URL"),
         (["no-such-spider"], "no spider named 'no-such-spider'"),
+        (["elsevier", "-s", "DATABASE_URL=nosuchdb://x"], "cannot use DATABASE_URL nosuchdb://x"),
+        (["elsevier", "-s", "DATABASE_URL=postgresql+psycopg://u:secret@127.0.0.1:1/db"], "cannot connect to"),
     ):
         result = run_scrapy("crawl", *args, "-O", str(tmp_path / "x.jsonl"))
         assert result.returncode == 2
         assert f"error: {message}" in result.stderr
         assert "Traceback" not in result.stderr
+        assert "secret" not in result.stderr
