@@ -142,17 +142,20 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     """
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
-    children, heights = tree.children, tree.heights
-    for node in range(len(tree.elements) - 1, -1, -1):
-        if heights[node] < _MIN_HEIGHT:
-            continue
+    children, heights, ends, tokens = tree.children, tree.heights, tree.ends, tree.tokens
+    for node in [node for node, height in enumerate(heights) if height >= _MIN_HEIGHT][::-1]:
         kids = children[node]
         if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are
             if kids[0] in found:
                 found[node] = found.pop(kids[0])
             continue
-        runs = _comb_comp(tree, kids, max_k, threshold)
-        own = _ident_drs(node, len(kids), runs) if runs else []
+        if len(kids) == 2:  # half of all nodes: one comparison, one possible region
+            first, second = kids
+            pair = similar(tokens[first:second], tokens[second : ends[second]], threshold)
+            own = [Region(node, 1, 0, 2)] if pair else []
+        else:
+            runs = _comb_comp(tree, kids, max_k, threshold)
+            own = _ident_drs(node, len(kids), runs) if runs else []
         covered = bytearray(len(kids))
         for region in own:
             covered[region.start : region.start + region.count] = b"\x01" * region.count

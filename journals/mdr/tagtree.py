@@ -16,6 +16,9 @@ from lxml import etree
 IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
 """Elements left out of the tag tree together with their subtrees (their text is no record's content)."""
 
+OPAQUE_TAGS = frozenset({"svg", "math"})
+"""Elements kept as leaves: an icon's or a formula's drawing (10% of today's elements) is no record structure."""
+
 _TOKEN_BASE = 0x100  # one character per tag name, outside ASCII so no tag can look like another
 _SPACES = re.compile(r"\s+")
 
@@ -59,9 +62,15 @@ class TagTree:
     """Per node, its child nodes."""
     heights: list[int]
     """Per node, the height of its subtree: 1 for a leaf, 2 when its children are all leaves, …"""
+    _pieces: list[str] | None = field(default=None, repr=False)
+    """The page's text pieces in document order, once :meth:`text` needs them."""
+    _text_starts: list[int] = field(default_factory=list, repr=False)
+    _text_ends: list[int] = field(default_factory=list, repr=False)
     _paths: dict[etree._Element, str] = field(default_factory=dict, repr=False)
     """Absolute XPaths computed so far, per lxml element (keys keep the proxies alive, so identity holds)."""
 
+    parents: list[int] = field(default_factory=list, repr=False)
+    """Per node, its parent node (-1 for the root)."""
     extra_text: dict[int, list[str]] = field(default_factory=dict, repr=False)
     """Per node, the tails of left-out children (comments, scripts, …) before its first kept child."""
     extra_tail: dict[int, list[str]] = field(default_factory=dict, repr=False)
@@ -103,7 +112,8 @@ class TagTree:
                         extra_text.setdefault(parent, []).append(tail)
                 continue
             node = len(elements)
-            index[element] = node
+            if tag not in OPAQUE_TAGS:
+                index[element] = node
             add_element(element)
             children[parent].append(node)
             add_children([])
@@ -121,7 +131,7 @@ class TagTree:
             if heights[parent] <= heights[node]:
                 heights[parent] = heights[node] + 1
         tree = cls(elements, "".join(token_chars), ends, children, heights)
-        tree.extra_text, tree.extra_tail = extra_text, extra_tail
+        tree.parents, tree.extra_text, tree.extra_tail = parents, extra_text, extra_tail
         return tree
 
     def tag(self, node: int) -> str:
@@ -135,32 +145,43 @@ class TagTree:
     def text(self, node: int) -> str:
         """The visible text of a node's subtree, whitespace collapsed (scripts, styles, comments left out).
 
-        Text pieces are joined with a space: adjacent cells and fields stay apart. A node's tail comes
-        after its whole subtree, that is just before the node its subtree ``ends`` at.
+        Text pieces are joined with a space: adjacent cells and fields stay apart.
         """
-        elements, ends, extra_text, extra_tail = self.elements, self.ends, self.extra_text, self.extra_tail
-        parts: list[str] = []
-        open_nodes: list[int] = []  # the nodes whose subtree holds ``current``, outermost first
-        for current in range(node, ends[node]):
-            while open_nodes and ends[open_nodes[-1]] <= current:
-                _add_tail(parts, open_nodes.pop(), elements, extra_tail)
-            text = elements[current].text
-            if text:
-                parts.append(text)
-            if current in extra_text:
-                parts.extend(extra_text[current])
-            open_nodes.append(current)
-        while len(open_nodes) > 1:
-            _add_tail(parts, open_nodes.pop(), elements, extra_tail)
-        return _SPACES.sub(" ", " ".join(parts)).strip()
+        if self._pieces is None:
+            self._index_text()
+        return _SPACES.sub(" ", " ".join(self._pieces[self._text_starts[node] : self._text_ends[node]])).strip()
 
+    def _index_text(self) -> None:
+        """Lay the page's text pieces out in document order once, with each node's range of them.
 
-def _add_tail(parts: list[str], node: int, elements: list[etree._Element], extra_tail: dict[int, list[str]]) -> None:
-    tail = elements[node].tail
-    if tail:
-        parts.append(tail)
-    if node in extra_tail:
-        parts.extend(extra_tail[node])
+        A node's pieces are its text, then per child the child's pieces and the child's tail. In preorder
+        the nodes whose subtrees close just before node ``i`` are ``i - 1`` and its ancestors up to, not
+        including, ``i``'s parent: their tails come there, innermost first.
+        """
+        elements, parents, extra_text, extra_tail = self.elements, self.parents, self.extra_text, self.extra_tail
+        size = len(elements)
+        pieces: list[str] = []
+        add, add_all = pieces.append, pieces.extend
+        starts = [0] * size
+        stops = [0] * size
+        for node in range(size + 1):
+            closed, stop = node - 1, parents[node] if node < size else -1
+            while closed != stop:
+                stops[closed] = len(pieces)
+                tail = elements[closed].tail
+                if tail:
+                    add(tail)
+                if closed in extra_tail:
+                    add_all(extra_tail[closed])
+                closed = parents[closed]
+            if node < size:
+                starts[node] = len(pieces)
+                text = elements[node].text
+                if text:
+                    add(text)
+                if node in extra_text:
+                    add_all(extra_text[node])
+        self._pieces, self._text_starts, self._text_ends = pieces, starts, stops
 
 
 def element_xpath(element: etree._Element, cache: dict[etree._Element, str]) -> str:
