@@ -69,6 +69,6 @@ eval-mdr: $(STAMP)
 # BENCH_SCALE sets the journal counts of the scale figure (issue 7 asks for 10000,100000: about an hour).
 BENCH_REPEATS ?= 3
 BENCH_SCALE ?= 10000,100000
-BENCH_ONLY ?= crawl,algorithms,scale
+BENCH_ONLY ?= crawl,algorithms,store,integration,scale
 bench: $(STAMP)
 	$(PY) -m journals.benchmarks --repeats $(BENCH_REPEATS) --scale $(BENCH_SCALE) --only $(BENCH_ONLY)

@@ -160,7 +160,51 @@ def bench_algorithms(repeats: int) -> list[Figure]:
     ]
 
 
+def bench_storage(repeats: int) -> list[Figure]:
+    """The SQL store's rows/s against plain SQLAlchemy Core executemany of the same rows."""
+    from journals.store.bench import bench_store
+
+    store = bench_store(repeats=repeats)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return [
+        Figure(
+            "SQL pipeline rows/s (write_journals upserts)",
+            f"{store['store_rows_per_second']:,.0f} rows/s",
+            f"executemany {store['executemany_rows_per_second']:,.0f} rows/s",
+            store["ratio"],
+            "≥ 0.5×",
+            store["ratio"] >= 0.5,
+            peak,
+            dict(store),
+        )
+    ]
+
+
+def bench_integrate(journals: int) -> list[Figure]:
+    """``scrapy integrate``'s pure core on ``journals`` journals × 8 sources (one run: it is long)."""
+    from journals.integration.bench import bench_integration
+
+    started = time.perf_counter()
+    result = bench_integration(journals=journals)
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return [
+        Figure(
+            f"integrate {journals:,} journals × 8 sources",
+            f"{seconds:.0f} s",
+            "-",
+            None,
+            "minutes, not hours",
+            seconds < 3600,
+            peak,
+            {"seconds": result["seconds"]},
+        )
+    ]
+
+
 GROUPS: dict[str, Callable[[argparse.Namespace], list[Figure]]] = {
+    "store": lambda args: bench_storage(args.repeats),
+    "integration": lambda args: bench_integrate(args.integration_journals),
     "crawl": lambda args: bench_crawl_and_replay(args.repeats),
     "algorithms": lambda args: bench_algorithms(args.repeats),
     "scale": lambda args: bench_scale([int(s) for s in args.scale.split(",")]),
@@ -182,6 +226,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--scale", default="10000,100000", help="journal counts of the scale figure")
+    parser.add_argument("--integration-journals", type=int, default=100_000)
     parser.add_argument("--only", default=",".join(GROUPS), help=f"groups to run, from {','.join(GROUPS)}")
     parser.add_argument("--output", default="bench.json")
     args = parser.parse_args()
