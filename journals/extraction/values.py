@@ -33,7 +33,7 @@ _NUMBER = re.compile(
 YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
 """A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
 _NULL_START = re.compile(r"^\W*(n/a|n\.a\.|tba|tbd|not available|none|nil)\b\W*", re.IGNORECASE)
-_NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()]*$")
+_NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()·]*$")  # "·": Catalan l·l (Marcel·lí), NFKC of Ŀ
 _TRUE_WORDS = ("open access", "gold open access", "fully open access", "oa", "yes", "true", "free access")
 _FALSE_WORDS = ("subscription", "hybrid", "no", "false", "closed", "subscription-based", "paywalled")
 

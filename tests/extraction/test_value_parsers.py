@@ -77,6 +77,7 @@ def test_booleans() -> None:
 def test_names_accept_particles_and_reject_labels_and_numbers() -> None:
     assert parse_value("name", "Bernard Van den Berg").value == "Bernard Van den Berg"  # type: ignore[union-attr]
     assert parse_value("name", "Olga O'Brien").value == "Olga O'Brien"  # type: ignore[union-attr]
+    assert parse_value("name", "Marcel·lí Domingo").value == "Marcel·lí Domingo"  # type: ignore[union-attr]
     assert parse_value("name", "4.117") is None
     assert parse_value("name", "Editor: x") is None
 
