@@ -70,3 +70,5 @@ class JournalItem:
     """Every other attribute found (vocabulary name → normalised value)."""
     provenance: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     """Per attribute: raw text, page URL, XPath and extractor. Stored, not exported."""
+    pages: list[dict[str, str | None]] = field(default_factory=list, repr=False)
+    """The pages the record was read from: ``url``, ``role`` and ``template`` signature. Stored, not exported."""

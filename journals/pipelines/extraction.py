@@ -139,7 +139,12 @@ class ExtractionPipeline:
 
     def journal_item(self, pages: JournalPages, extraction: Extraction) -> JournalItem:
         """The exported record: core attributes as fields, the rest in ``attributes``, provenance of each."""
-        item = JournalItem(source=pages.source, url=pages.url)
+        templates = {page.url: page.template for page in extraction.pages}
+        item = JournalItem(
+            source=pages.source,
+            url=pages.url,
+            pages=[{"url": p.url, "role": p.role, "template": templates.get(p.url)} for p in pages.pages],
+        )
         for name, found in extraction.values.items():
             item.provenance[name] = found.provenance()
             if found.value is None:

@@ -14,7 +14,7 @@ from sqlalchemy import Engine, func
 from sqlalchemy.engine import Connection
 
 from journals.items import JournalItem
-from journals.store.models import AttributeValue, Journal, utcnow
+from journals.store.models import AttributeValue, Journal, Page, utcnow
 from journals.store.upserts import dialect_insert, source_ids
 from journals.vocabulary import core_attribute_names
 
@@ -45,6 +45,7 @@ def write_journals(engine: Engine, items: Sequence[JournalItem], crawled_at: dat
         journal_ids = _upsert_journals(conn, latest, when)
         rows = [row for item in latest for row in attribute_rows(item, journal_ids[item.source, item.url], when)]
         _upsert_attribute_values(conn, _storable(conn, rows))
+        _upsert_pages(conn, latest, when)
     return WriteResult(journals=len(latest), attribute_rows=len(rows))
 
 
@@ -68,6 +69,31 @@ def _upsert_journals(conn: Connection, items: list[JournalItem], when: datetime)
     ]
     rows = conn.execute(stmt, _storable(conn, params))
     return {(names_by_id[source_id], url): journal_id for journal_id, source_id, url in rows}
+
+
+def _upsert_pages(conn: Connection, items: list[JournalItem], when: datetime) -> None:
+    """Insert or update the pages the items were read from, keyed by URL (a listing page serves many items)."""
+    ids_by_source = source_ids(conn, (item.source for item in items))
+    rows = {
+        page["url"]: {
+            "url": page["url"],
+            "source_id": ids_by_source[item.source],
+            "role": page["role"],
+            "template": page.get("template"),
+            "fetched_at": when,
+        }
+        for item in items
+        for page in item.pages
+        if page.get("url") and page.get("role")
+    }
+    if not rows:
+        return
+    stmt = dialect_insert(conn)(Page)
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["url"],
+        set_={"role": stmt.excluded.role, "template": stmt.excluded.template, "fetched_at": stmt.excluded.fetched_at},
+    )
+    conn.execute(stmt, _storable(conn, list(rows.values())))
 
 
 def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> None:

@@ -192,3 +192,26 @@ def test_upgrade_restores_a_missing_unique_index(engine, db_path):
         assert count(upgraded, Journal) == 1
     finally:
         upgraded.dispose()
+
+
+def test_pages_are_stored_once_per_url_with_role_and_template(tmp_path) -> None:
+    from sqlalchemy import select
+
+    from journals.items import JournalItem
+    from journals.store.database import create_schema, engine_from_url
+    from journals.store.models import Page
+    from journals.store.writer import write_journals
+
+    engine = engine_from_url(f"sqlite:///{tmp_path / 'pages.db'}")
+    create_schema(engine)
+    listing = {"url": "http://s/az/a", "role": "listing", "template": None}
+    items = [
+        JournalItem(source="s", url=f"http://s/j/{n}", title=f"J{n}",
+                    pages=[listing, {"url": f"http://s/j/{n}", "role": "home", "template": "t1"}])
+        for n in range(3)
+    ]
+    write_journals(engine, items)
+    write_journals(engine, items)
+    with engine.connect() as conn:
+        pages = {row.url: (row.role, row.template) for row in conn.execute(select(Page))}
+    assert pages == {"http://s/az/a": ("listing", None), **{f"http://s/j/{n}": ("home", "t1") for n in range(3)}}
