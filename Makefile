@@ -8,7 +8,7 @@ SEED ?= 1
 JOURNALS ?= 2000
 SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
 
-.PHONY: crawl test lint evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
+.PHONY: crawl browse test lint evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ crawl: $(STAMP)
 	url=$$(cat .sandbox.url); starts=$$(for s in $(SOURCES); do printf '%s/%s/,' "$$url" "$$s"; done); \
 	$(SCRAPY) crawl publisher -a start_urls=$${starts%,} -O journals.csv -O journals.json $(CRAWL_ARGS); \
 	rc=$$?; rm -f .sandbox.url; exit $$rc
+
+# Browse the database that `make crawl` wrote (docs/RESULTS.md): Datasette on 127.0.0.1:$(BROWSE_PORT) with facets
+# and canned queries; the browsing views are created first. Run `scrapy integrate` once before, for the journals.
+BROWSE_PORT ?= 8001
+browse: $(STAMP)
+	$(SCRAPY) browse --port $(BROWSE_PORT)
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -1,0 +1,115 @@
+"""``scrapy browse [--port 8001] [--views-only]``: serve the crawl's SQLite database with Datasette on 127.0.0.1.
+
+Creates the browsing views (:mod:`journals.store.views`) first, then runs ``datasette serve`` with the metadata of
+``settings/datasette.json`` (titles, facets, column descriptions and units, canned queries) until interrupted.
+On PostgreSQL, ``--views-only`` creates the views for SQL clients; Datasette needs an SQLite copy (docs/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import pkgutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, ClassVar
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from sqlalchemy.engine import make_url
+
+import journals.store.integrated  # noqa: F401  (registers the integration tables that the views read)
+from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.store.views import create_views
+
+METADATA_DATABASE = "journals"
+"""The database name ``settings/datasette.json`` describes; renamed to the served file's name."""
+
+POSTGRESQL_HINT = (
+    "Datasette serves SQLite files: copy the database first, e.g. "
+    "`pip install db-to-sqlite && db-to-sqlite \"$DATABASE_URL\" journals.db --all`, then "
+    "`DATABASE_URL=sqlite:///journals.db make browse` (docs/RESULTS.md)"
+)
+
+
+class Command(ScrapyCommand):
+    """Create the browsing views and serve the database with Datasette."""
+
+    requires_project = True
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
+
+    def syntax(self) -> str:
+        """Usage line."""
+        return "[--port 8001] [--views-only]"
+
+    def short_desc(self) -> str:
+        """One line for ``scrapy -h``."""
+        return "Browse the database with Datasette: facets, canned queries, provenance"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        """``--port`` to serve on and ``--views-only`` to stop after creating the views."""
+        super().add_options(parser)
+        parser.add_argument("--port", type=int, default=8001, help="port on 127.0.0.1 (default 8001)")
+        parser.add_argument("--views-only", action="store_true", help="create the views, do not serve")
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Create the views, then serve until interrupted."""
+        if args:
+            raise UsageError("scrapy browse takes no positional arguments")
+        url = database_url(self.settings)
+        try:
+            engine = engine_from_url(url)
+            create_schema(engine)
+            views = create_views(engine)
+        except DatabaseError as exc:
+            raise UsageError(str(exc)) from None
+        engine.dispose()
+        print(f"views: {', '.join(views)}")
+        if opts.views_only:
+            return
+        parsed = make_url(url)
+        if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
+            raise UsageError(POSTGRESQL_HINT)
+        database = Path(parsed.database)
+        with tempfile.TemporaryDirectory(prefix="journals-datasette-") as tmp:
+            metadata = Path(tmp) / "metadata.json"
+            metadata.write_text(json.dumps(datasette_metadata(database.stem)), encoding="utf-8")
+            # Ctrl-C stops Datasette (same process group) and ends the command without a traceback.
+            with contextlib.suppress(KeyboardInterrupt):
+                subprocess.run(datasette_command(database, metadata, opts.port), check=False)
+
+
+def datasette_metadata(database_name: str) -> dict[str, Any]:
+    """``settings/datasette.json`` with its database entry named after the file Datasette serves."""
+    raw = pkgutil.get_data("settings", "datasette.json")
+    if raw is None:
+        raise UsageError("settings/datasette.json is missing")
+    metadata = json.loads(raw)
+    metadata["databases"] = {database_name: metadata["databases"][METADATA_DATABASE]}
+    return metadata
+
+
+def datasette_command(database: Path, metadata: Path, port: int) -> list[str]:
+    """The ``datasette serve`` command line for ``database`` on 127.0.0.1:``port``."""
+    return [
+        sys.executable,
+        "-m",
+        "datasette",
+        "serve",
+        str(database),
+        "--metadata",
+        str(metadata),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--setting",
+        "sql_time_limit_ms",
+        "5000",
+        "--setting",
+        "facet_time_limit_ms",
+        "1000",
+    ]
