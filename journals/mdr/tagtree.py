@@ -29,12 +29,13 @@ def parse_html(html: str | bytes) -> etree._Element | None:
     A ``str`` carrying an XML encoding declaration, which lxml refuses, is parsed as its UTF-8 bytes.
     """
     try:
-        return lxml.html.document_fromstring(html, parser=_PARSER)
-    except ValueError:
-        if not isinstance(html, str):
-            raise
-        return lxml.html.document_fromstring(html.encode("utf-8"), parser=_UTF8_PARSER)
-    except etree.ParserError:
+        try:
+            return lxml.html.document_fromstring(html, parser=_PARSER)
+        except ValueError:
+            if not isinstance(html, str):
+                raise
+            return lxml.html.document_fromstring(html.encode("utf-8"), parser=_UTF8_PARSER)
+    except etree.ParserError:  # the UTF-8 retry can find the document empty too ('<?xml encoding=""')
         return None
 
 

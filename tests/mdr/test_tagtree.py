@@ -67,3 +67,8 @@ def test_deep_tree_builds_without_recursion():
     tree = TagTree.build(root)
     assert tree.heights[0] == 10_002
     assert tree.xpath(len(tree.elements) - 1).count("/div") == 10_000
+
+
+def test_str_declaring_an_encoding_but_empty_is_no_document():
+    # Found by tests/properties: the UTF-8 retry of a str with an encoding declaration raised ParserError.
+    assert parse_html('<?xml0 encoding=""') is None
