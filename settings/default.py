@@ -58,7 +58,11 @@ MDR_MAX_NODE_LENGTH = 10
 MDR_THRESHOLD = 0.3
 
 # Crawl progress per source: live lines on a terminal, periodic log lines otherwise, off under scrapyd.
-EXTENSIONS = {"journals.extensions.progress.ProgressExtension": 500}
+# Every finished crawl's stats go to the crawl_runs table (scrapy report shows the last one).
+EXTENSIONS = {
+    "journals.extensions.progress.ProgressExtension": 500,
+    "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
+}
 PROGRESS_ENABLED = True
 
 # The store pipeline (journals.pipelines.store): while the database is unavailable (locked, gone) a batch is
@@ -67,3 +71,7 @@ PROGRESS_ENABLED = True
 DATABASE_WRITE_ATTEMPTS = 4
 DATABASE_RETRY_DELAY = 1.0
 DATABASE_UNSAVED_DIR = "."
+
+# A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
+# (journals.resume); off without JOBDIR.
+SPIDER_MIDDLEWARES = {"journals.resume.ResumeMiddleware": 50}

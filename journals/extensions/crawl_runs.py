@@ -1,0 +1,61 @@
+"""Record every finished crawl's Scrapy stats in the ``crawl_runs`` table of ``DATABASE_URL``.
+
+``scrapy report`` shows the last one. Setting: ``CRAWL_RUNS_ENABLED`` (default True). A database that cannot be
+reached is logged as a warning: the stats are a record of the crawl, never a reason to fail it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.asyncio import run_in_thread
+from sqlalchemy.exc import SQLAlchemyError
+
+from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.store.crawl_runs import record_run
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+
+class CrawlRunsExtension:
+    """On ``spider_closed``, write the crawl's stats as one ``crawl_runs`` row (in a worker thread)."""
+
+    def __init__(self, crawler: Crawler, url: str) -> None:
+        self.crawler = crawler
+        self.url = url
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CrawlRunsExtension:
+        """Off when ``CRAWL_RUNS_ENABLED`` is false or no database is configured."""
+        if not crawler.settings.getbool("CRAWL_RUNS_ENABLED", True):
+            raise NotConfigured
+        try:
+            url = database_url(crawler.settings)
+        except DatabaseError as exc:
+            raise NotConfigured(str(exc)) from None
+        extension = cls(crawler, url)
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        return extension
+
+    async def spider_closed(self, spider: Any, reason: str) -> None:
+        """Store the stats; Scrapy's core stats (finish time and reason) are already set by then."""
+        assert self.crawler.stats is not None
+        stats = {**self.crawler.stats.get_stats(), "finish_reason": reason}
+        try:
+            await run_in_thread(self._save, spider.name, stats)
+        except (DatabaseError, SQLAlchemyError) as exc:
+            logger.warning("Crawl stats not recorded in crawl_runs: %s", exc)
+
+    def _save(self, spider_name: str, stats: dict[str, Any]) -> None:
+        engine = engine_from_url(self.url)
+        try:
+            create_schema(engine)
+            record_run(engine, spider_name, stats)
+        finally:
+            engine.dispose()

@@ -1,0 +1,61 @@
+"""The ``crawl_runs`` table: one row per finished crawl with its Scrapy stats (written by
+:class:`journals.extensions.crawl_runs.CrawlRunsExtension`, read by ``scrapy report``).
+
+Registered on the project's :class:`~journals.store.models.Base`, so :func:`journals.store.create_schema` creates
+it once this module is imported.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, Integer, Text, insert, select
+from sqlalchemy.orm import Mapped, mapped_column
+
+from journals.store.models import Base, UTCDateTime, utcnow
+
+
+class CrawlRun(Base):
+    """One finished crawl: its spider, when it ran, why it stopped and every stat Scrapy collected."""
+
+    __tablename__ = "crawl_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    spider: Mapped[str] = mapped_column(Text)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finish_reason: Mapped[str | None] = mapped_column(Text)
+    stats: Mapped[str] = mapped_column(Text)
+    """JSON object of the crawl's stats (timestamps as ISO 8601 text)."""
+
+
+def record_run(engine: Engine, spider: str, stats: dict[str, Any]) -> None:
+    """Store one finished crawl's ``stats`` (a Scrapy stats dict) as a ``crawl_runs`` row."""
+    started = stats.get("start_time")
+    finished = stats.get("finish_time")
+    row = {
+        "spider": spider,
+        "started_at": started if isinstance(started, datetime) else None,
+        "finished_at": finished if isinstance(finished, datetime) else utcnow(),
+        "finish_reason": stats.get("finish_reason"),
+        "stats": json.dumps(stats, default=_json_value, sort_keys=True),
+    }
+    with engine.begin() as conn:
+        conn.execute(insert(CrawlRun), [row])
+
+
+def last_run(engine: Engine) -> tuple[CrawlRun, dict[str, Any]] | None:
+    """The latest finished crawl and its stats, or None when no crawl was recorded."""
+    with engine.connect() as conn:
+        row = conn.execute(select(CrawlRun).order_by(CrawlRun.finished_at.desc(), CrawlRun.id.desc())).first()
+    if row is None:
+        return None
+    run = CrawlRun(**row._mapping)
+    return run, json.loads(run.stats)
+
+
+def _json_value(value: Any) -> Any:
+    """Timestamps as ISO 8601 text, anything else JSON does not know as its text."""
+    return value.isoformat() if isinstance(value, datetime) else str(value)
