@@ -42,7 +42,9 @@ def test_two_workers_share_one_frontier(sandbox, postgres, redis_server, single_
     database = postgres.create_database("journals_two_workers")
     env = worker_env(database, redis_server.url)
     before = sandbox.server.request_count
-    workers = [start_worker(worker_command(SITE, sandbox.start_url(SITE), "pair"), env) for _ in range(2)]
+    # Slow enough that the second worker, however late it starts on a loaded machine, finds work left.
+    command = worker_command(SITE, sandbox.start_url(SITE), "pair", "DOWNLOAD_DELAY=0.1")
+    workers = [start_worker(command, env) for _ in range(2)]
     runs = [finish_worker(worker) for worker in workers]
     for run in runs:
         assert run.returncode == 0, run.log[-3000:]
