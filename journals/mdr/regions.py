@@ -92,6 +92,8 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
                 by_phase[phase] = _Runs(firsts, lasts)
         if by_phase:
             runs[k] = by_phase
+            if k == 1 and 0 in by_phase and by_phase[0].firsts[0] == 0 and by_phase[0].lasts[0] == size - 2:
+                break  # all children in one k = 1 run: no longer GN can cover more (ties go to k = 1)
     return runs
 
 
@@ -127,6 +129,23 @@ def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> lis
     return regions
 
 
+def _rising_regions(
+    kids: list[int], own: list[Region], found: dict[int, list[Region]], nested: list[Region]
+) -> list[list[Region]]:
+    """UnCoveredDRs: the region lists of the children no region of their parent covers (taken out of
+    ``found``); those of covered children go to ``nested``."""
+    if not own:
+        return [found.pop(kid) for kid in kids if kid in found]
+    covered = bytearray(len(kids))
+    for region in own:
+        covered[region.start : region.start + region.count] = b"\x01" * region.count
+    lists = [found.pop(kid) for index, kid in enumerate(kids) if kid in found and not covered[index]]
+    for index, kid in enumerate(kids):
+        if covered[index] and kid in found:
+            nested.extend(found.pop(kid))
+    return lists
+
+
 def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
     """FindDRs over the whole tree: the root's data regions, uncovered ones of descendants included."""
     return find_all_regions(tree, max_k, threshold)[0]
@@ -156,14 +175,7 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
         else:
             runs = _comb_comp(tree, kids, max_k, threshold)
             own = _ident_drs(node, len(kids), runs) if runs else []
-        covered = bytearray(len(kids))
-        for region in own:
-            covered[region.start : region.start + region.count] = b"\x01" * region.count
-        # small-to-large: extend the longest list of a child so each region moves O(log n) times
-        lists = [found.pop(kid) for index, kid in enumerate(kids) if kid in found and not covered[index]]
-        for index, kid in enumerate(kids):
-            if covered[index] and kid in found:
-                nested.extend(found.pop(kid))
+        lists = _rising_regions(kids, own, found, nested)
         if not lists and not own:
             continue
         lists.sort(key=len, reverse=True)

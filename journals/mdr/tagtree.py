@@ -86,16 +86,14 @@ class TagTree:
         subtree ends and heights come from one pass backwards over the preorder.
         """
         elements: list[etree._Element] = [root]
-        token_chars: list[str] = [chr(_TOKEN_BASE)]
-        tag_chars: dict[str, str] = {root.tag: token_chars[0]}
+        tags: list[str] = [root.tag]
         parents: list[int] = [-1]
         children: list[list[int]] = [[]]
         extra_text: dict[int, list[str]] = {}
         extra_tail: dict[int, list[str]] = {}
         index: dict[etree._Element, int] = {root: 0}
-        add_element, add_parent, add_children, add_char = (
-            elements.append, parents.append, children.append, token_chars.append
-        )
+        add_element, add_tag, add_parent, add_children = elements.append, tags.append, parents.append, children.append
+        node = 0
         iterator = root.iter()
         next(iterator)
         for element in iterator:
@@ -112,25 +110,25 @@ class TagTree:
                     else:
                         extra_text.setdefault(parent, []).append(tail)
                 continue
-            node = len(elements)
+            node += 1
             if tag not in OPAQUE_TAGS:
                 index[element] = node
             add_element(element)
+            add_tag(tag)
             children[parent].append(node)
             add_children([])
             add_parent(parent)
-            char = tag_chars.get(tag)
-            if char is None:
-                char = tag_chars[tag] = chr(_TOKEN_BASE + len(tag_chars))
-            add_char(char)
         size = len(elements)
-        ends = list(range(1, size + 1))
+        sizes = [1] * size
         heights = [1] * size
         for node in range(size - 1, 0, -1):
             parent = parents[node]
-            ends[parent] = max(ends[parent], ends[node])
+            sizes[parent] += sizes[node]
             if heights[parent] <= heights[node]:
                 heights[parent] = heights[node] + 1
+        ends = [node + subtree for node, subtree in enumerate(sizes)]
+        tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(tags))}
+        token_chars = map(tag_chars.__getitem__, tags)
         tree = cls(elements, "".join(token_chars), ends, children, heights)
         tree.parents, tree.extra_text, tree.extra_tail = parents, extra_text, extra_tail
         return tree
@@ -159,29 +157,43 @@ class TagTree:
         the nodes whose subtrees close just before node ``i`` are ``i - 1`` and its ancestors up to, not
         including, ``i``'s parent: their tails come there, innermost first.
         """
-        elements, parents, extra_text, extra_tail = self.elements, self.parents, self.extra_text, self.extra_tail
+        elements, parents = self.elements, self.parents
+        texts = [element.text for element in elements]
+        tails = [element.tail for element in elements]
+        for pieces_of, extra in ((texts, self.extra_text), (tails, self.extra_tail)):
+            for node, more in extra.items():
+                pieces_of[node] = " ".join(filter(None, [pieces_of[node], *more]))
         size = len(elements)
         pieces: list[str] = []
-        add, add_all = pieces.append, pieces.extend
+        add = pieces.append
         starts = [0] * size
         stops = [0] * size
-        for node in range(size + 1):
-            closed, stop = node - 1, parents[node] if node < size else -1
+        count = 0
+        if texts[0]:
+            add(texts[0])
+            count = 1
+        for node in range(1, size):
+            closed, stop = node - 1, parents[node]
             while closed != stop:
-                stops[closed] = len(pieces)
-                tail = elements[closed].tail
+                stops[closed] = count
+                tail = tails[closed]
                 if tail:
                     add(tail)
-                if closed in extra_tail:
-                    add_all(extra_tail[closed])
+                    count += 1
                 closed = parents[closed]
-            if node < size:
-                starts[node] = len(pieces)
-                text = elements[node].text
-                if text:
-                    add(text)
-                if node in extra_text:
-                    add_all(extra_text[node])
+            starts[node] = count
+            text = texts[node]
+            if text:
+                add(text)
+                count += 1
+        closed = size - 1
+        while closed >= 0:
+            stops[closed] = count
+            tail = tails[closed]
+            if tail:
+                add(tail)
+                count += 1
+            closed = parents[closed]
         self._pieces, self._text_starts, self._text_ends = pieces, starts, stops
 
 
