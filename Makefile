@@ -8,7 +8,7 @@ SEED ?= 1
 JOURNALS ?= 2000
 SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
 
-.PHONY: crawl browse test lint evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
+.PHONY: crawl browse report test lint evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(STAMP): requirements.txt pyproject.toml
 # The main job: start the sandbox web on a free port, crawl its publishers and aggregators into journals.db,
 # journals.csv and journals.json, then stop the sandbox. The sandbox's ground truth goes to truth.json.
 crawl: $(STAMP)
-	@rm -f .sandbox.url
+	@rm -f .sandbox.url report.html
 	@$(SCRAPY) sandbox --port 0 --seed $(SEED) --journals $(JOURNALS) --truth truth.json --url-file .sandbox.url & \
 	pid=$$!; trap 'kill $$pid 2>/dev/null' EXIT; \
 	for _ in $$(seq 100); do [ -s .sandbox.url ] && break; sleep 0.2; done; \
@@ -33,6 +33,10 @@ crawl: $(STAMP)
 BROWSE_PORT ?= 8001
 browse: $(STAMP)
 	$(SCRAPY) browse --port $(BROWSE_PORT)
+
+# One HTML page of the crawl: stats, quality against truth.json (when present), metric distributions.
+report: $(STAMP)
+	$(SCRAPY) report -o report.html $$([ -f truth.json ] && echo --truth truth.json)
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -1,0 +1,48 @@
+"""The report's pictures as base64 PNGs: metric distributions per source, and the quality chart (Figure 5)."""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+from journals.extraction.evaluation import Report
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _png(figure: Any) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=90)
+    _pyplot().close(figure)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def distribution_png(metric: str, values_by_source: dict[str, list[float]]) -> str:
+    """A box plot of one metric's values, one box per source, as base64 PNG."""
+    plt = _pyplot()
+    sources = sorted(values_by_source)
+    figure, axes = plt.subplots(figsize=(7.0, 3.2))
+    axes.boxplot([values_by_source[s] for s in sources], showfliers=True)
+    axes.set_xticks(range(1, len(sources) + 1), [f"{s}\n(n={len(values_by_source[s])})" for s in sources])
+    axes.set_ylabel(metric.replace("_", " "))
+    axes.set_title(f"{metric.replace('_', ' ').capitalize()} per source")
+    axes.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    return _png(figure)
+
+
+def quality_png(report: Report) -> str:
+    """The evaluation's precision, recall and F1 per site and attribute (the paper's Figure 5), as base64 PNG."""
+    from journals.extraction.plot import plot_report
+
+    buffer = io.BytesIO()
+    plot_report(report, buffer)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
