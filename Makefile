@@ -19,7 +19,7 @@ $(STAMP): requirements.txt pyproject.toml
 # The main job: start the sandbox web on a free port, crawl its publishers and aggregators into journals.db,
 # journals.csv and journals.json, then stop the sandbox. The sandbox's ground truth goes to truth.json.
 crawl: $(STAMP)
-	@rm -f .sandbox.url report.html
+	@rm -f .sandbox.url
 	@$(SCRAPY) sandbox --port 0 --seed $(SEED) --journals $(JOURNALS) --truth truth.json --url-file .sandbox.url & \
 	pid=$$!; trap 'kill $$pid 2>/dev/null' EXIT; \
 	for _ in $$(seq 100); do [ -s .sandbox.url ] && break; sleep 0.2; done; \
@@ -69,7 +69,7 @@ schedule: $(STAMP)
 	$(SCRAPY) schedule $(SCHEDULE_ARGS)
 
 clean:
-	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url
+	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url report.html
 
 # MDR data-record mining: record-level precision, recall and F1 on the labelled sets in ../shared/data/mdr.
 eval-mdr: $(STAMP)
