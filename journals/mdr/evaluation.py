@@ -232,11 +232,13 @@ def evaluate_set(
 
 
 def region_hits(k: int, threshold: float, data_dir: Path = DATA_DIR) -> list[tuple[str, tuple, tuple | None]]:
-    """Per DEPTA labelled region: the label and the found region with the same parent, start and count."""
+    """Per DEPTA labelled region: the label and the found region with the same parent, start and count, else
+    the one with the same parent and start (a different count), else ``None``."""
     hits = []
     for name, html, (parent, label_k, start, count) in depta_regions(data_dir):
         regions = mine_data_regions(html, k, threshold)
         same = [r for r in regions if (r.parent, r.start, r.count) == (parent, start, count)]
+        same = same or [r for r in regions if (r.parent, r.start) == (parent, start)]
         found = (same[0].k, same[0].start, same[0].count, len(same[0].records)) if same else None
         hits.append((name, (label_k, start, count), found))
     return hits
@@ -267,7 +269,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  ({unresolved} labelled records left out: their XPaths do not resolve on lxml's parse)")
     print("pydepta-mdr labelled regions (k, start, count) -> found (k, start, count, records):")
     for name, label, found in region_hits(args.k, args.threshold):
-        print(f"  {name:<22}{label!s:<16}{found!s:<22}{'same region' if found else 'MISSED'}")
+        verdict = "MISSED" if not found else "same region" if found[2] == label[2] else "same start, count differs"
+        print(f"  {name:<22}{label!s:<16}{found!s:<22}{verdict}")
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     mined = []
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
-            region_k, records = region_records(tree, region, threshold, taken)
+            region, region_k, records = region_records(tree, region, threshold, taken)  # noqa: PLW2901
             if not _kept(region_k, len(records), MIN_TEXT * len(records), MIN_TAGS * len(records), is_nested):
                 continue  # cannot be kept whatever the records' text: spare computing it
             texts = [(nodes, text) for nodes in records if (text := _record_text(tree, nodes))]

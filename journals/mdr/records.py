@@ -122,22 +122,32 @@ def _parts_are_records(tree: TagTree, covered: list[int], k: int, threshold: flo
 
 def region_records(
     tree: TagTree, region: Region, threshold: float, taken: bytearray
-) -> tuple[int, list[Record]]:
-    """The GN length the region is cut into, and its records in document order (§3.4's included).
+) -> tuple[Region, int, list[Record]]:
+    """The region (widened, see below), the GN length it is cut into, and its records in document order
+    (§3.4's included).
 
     ``taken`` marks, per node, the parent's children that some region covers, so §3.4 only looks at
-    children no region of that parent claims.
+    children no region of that parent claims. A region of k > 1 nodes cut into single nodes
+    (:func:`_generalized_nodes`, :func:`_parts_are_records`) ends where its k-node GNs stopped fitting,
+    not where its records do: it is widened over the few unclaimed siblings on either side that are
+    each similar to their neighbour.
     """
     gns = _generalized_nodes(tree, region, threshold)
     k = len(gns[0])
     if k > 1:
         covered = [node for gn in gns for node in gn]
-        if _parts_are_records(tree, covered, k, threshold):
-            return 1, [[node] for node in covered]
-        return k, [record for gn in gns for record in _records_of_combination(tree, gn, threshold)]
+        if not _parts_are_records(tree, covered, k, threshold):
+            return region, k, [record for gn in gns for record in _records_of_combination(tree, gn, threshold)]
+        region = _widened(tree, region, threshold, taken)
+        kids = tree.children[region.parent]
+        return region, 1, [[node] for node in kids[region.start : region.start + region.count]]
+    if region.k > 1:  # cut into single nodes: the region may go on where its k-node GNs stopped
+        region = _widened(tree, region, threshold, taken)
+        kids = tree.children[region.parent]
+        gns = [[node] for node in kids[region.start : region.start + region.count]]
     records = [record for gn in gns for record in _records_of_node(tree, gn[0], threshold)]
     if len(records) == len(gns):
-        return k, records
+        return region, k, records
     model = records[0][0]
     records.extend(
         [grandkid]
@@ -146,4 +156,17 @@ def region_records(
         for grandkid in tree.children[kid]
         if nodes_similar(tree, grandkid, model, threshold)
     )
-    return k, sorted(records)
+    return region, k, sorted(records)
+
+
+def _widened(tree: TagTree, region: Region, threshold: float, taken: bytearray) -> Region:
+    """The region with the unclaimed siblings before and after it that are similar to their neighbour, at
+    most ``k - 1`` on each side: the leftover that a whole k-node GN no longer covered."""
+    kids = tree.children[region.parent]
+    start, stop = region.start, region.start + region.count
+    lowest, highest = max(0, start - region.k + 1), min(len(kids), stop + region.k - 1)
+    while start > lowest and not taken[kids[start - 1]] and nodes_similar(tree, kids[start - 1], kids[start], threshold):  # noqa: E501
+        start -= 1
+    while stop < highest and not taken[kids[stop]] and nodes_similar(tree, kids[stop - 1], kids[stop], threshold):
+        stop += 1
+    return Region(region.parent, 1, start, stop - start)
