@@ -88,14 +88,14 @@ def _last_run(summary: CrawlSummary) -> str:
 def _completeness(summary: CrawlSummary) -> str:
     attributes = summary.attributes
     rows = [
-        [source, *(summary.completeness[source].get(name, 0.0) for name in attributes)]
+        [source, *(f"{summary.completeness[source].get(name, 0.0):.0%}" for name in attributes)]
         for source in sorted(summary.completeness)
     ]
     note = "<p>Share of each source's journals with a value for the attribute.</p>"
     return (
         "<h2>Attribute completeness</h2>\n"
         + note
-        + _table("completeness", ["source", *attributes], rows, lambda v: "low" if v == 0.0 else None)
+        + _table("completeness", ["source", *attributes], rows, lambda v: "low" if v == "0%" else None)
     )
 
 
