@@ -64,12 +64,20 @@ class SQLCacheStorage:
             self._engine = None
 
     def retrieve_response(self, spider: Spider, request: Request) -> Response | None:
-        """The cached response to ``request``, or ``None`` when not cached or expired."""
+        """The cached response to ``request``, or ``None`` when not cached, expired, or the cache is unreadable
+        (logged and counted as ``httpcache/retrieve_error``)."""
         query = select(
             CachedPage.url, CachedPage.status, CachedPage.headers, CachedPage.body, CachedPage.fetched_at
         ).where(CachedPage.fingerprint == self._key(request))
-        with self._connected().connect() as conn:
-            row = conn.execute(query).first()
+        try:
+            with self._connected().connect() as conn:
+                row = conn.execute(query).first()
+        except SQLAlchemyError as exc:
+            # The database is down or locked: fetch the page instead of failing its request.
+            logger.warning("Could not read the cache for %s: %s", request.url, str(exc).splitlines()[0])
+            if spider.crawler.stats is not None:
+                spider.crawler.stats.inc_value("httpcache/retrieve_error")
+            return None
         if row is None:
             return None
         fetched = row.fetched_at.timestamp()
