@@ -68,7 +68,7 @@ PROGRESS_ENABLED = True
 # The store pipeline (journals.pipelines.store): while the database is unavailable (locked, gone) a batch is
 # tried this many times, the delay doubling from DATABASE_RETRY_DELAY seconds, then the crawl stops with
 # reason database_error. Journals not stored (and any the database refuses) are saved as JSON lines here.
-DATABASE_WRITE_ATTEMPTS = 4
+DATABASE_WRITE_ATTEMPTS = 6  # 1 + 2 + 4 + 8 + 16 s: a database restart of half a minute loses nothing
 DATABASE_RETRY_DELAY = 1.0
 DATABASE_UNSAVED_DIR = "."
 
