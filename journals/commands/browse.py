@@ -1,8 +1,9 @@
-"""``scrapy browse [--port 8001] [--views-only]``: serve the crawl's SQLite database with Datasette on 127.0.0.1.
+"""``scrapy browse [--port 8001] [--views-only] [--snapshot FILE]``: serve the database with Datasette on 127.0.0.1.
 
 Creates the browsing views (:mod:`journals.store.views`) first, then runs ``datasette serve`` with the metadata of
 ``settings/datasette.json`` (titles, facets, column descriptions and units, canned queries) until interrupted.
-On PostgreSQL, ``--views-only`` creates the views for SQL clients; Datasette needs an SQLite copy (docs/RESULTS.md).
+Datasette reads SQLite only: a PostgreSQL database is first copied into the SQLite file ``--snapshot``
+(:mod:`journals.store.snapshot`), which is served instead. ``--views-only`` creates the views and stops.
 """
 
 from __future__ import annotations
@@ -21,18 +22,17 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from sqlalchemy.engine import make_url
 
-import journals.store.integrated  # noqa: F401  (registers the integration tables that the views read)
+# Register the tables that the views read and that the snapshot copies.
+import journals.store.crawl_runs
+import journals.store.integrated  # noqa: F401
 from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.store.snapshot import copy_to_sqlite
 from journals.store.views import create_views
 
 METADATA_DATABASE = "journals"
 """The database name ``settings/datasette.json`` describes; renamed to the served file's name."""
 
-POSTGRESQL_HINT = (
-    "Datasette serves SQLite files: copy the database first, e.g. "
-    "`pip install db-to-sqlite && db-to-sqlite \"$DATABASE_URL\" journals.db --all`, then "
-    "`DATABASE_URL=sqlite:///journals.db make browse` (docs/RESULTS.md)"
-)
+DEFAULT_SNAPSHOT = "journals-snapshot.db"
 
 
 class Command(ScrapyCommand):
@@ -43,7 +43,7 @@ class Command(ScrapyCommand):
 
     def syntax(self) -> str:
         """Usage line."""
-        return "[--port 8001] [--views-only]"
+        return "[--port 8001] [--views-only] [--snapshot journals-snapshot.db]"
 
     def short_desc(self) -> str:
         """One line for ``scrapy -h``."""
@@ -54,6 +54,12 @@ class Command(ScrapyCommand):
         super().add_options(parser)
         parser.add_argument("--port", type=int, default=8001, help="port on 127.0.0.1 (default 8001)")
         parser.add_argument("--views-only", action="store_true", help="create the views, do not serve")
+        parser.add_argument(
+            "--snapshot",
+            default=DEFAULT_SNAPSHOT,
+            metavar="FILE",
+            help=f"SQLite copy served when the database is not SQLite (default {DEFAULT_SNAPSHOT})",
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Create the views, then serve until interrupted."""
@@ -66,14 +72,21 @@ class Command(ScrapyCommand):
             views = create_views(engine)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
-        engine.dispose()
         print(f"views: {', '.join(views)}")
         if opts.views_only:
+            engine.dispose()
             return
         parsed = make_url(url)
-        if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:":
-            raise UsageError(POSTGRESQL_HINT)
-        database = Path(parsed.database)
+        if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
+            database = Path(parsed.database)
+        else:
+            database = Path(opts.snapshot).resolve()
+            copied = copy_to_sqlite(engine, database)
+            snapshot = engine_from_url(f"sqlite:///{database}")
+            create_views(snapshot)
+            snapshot.dispose()
+            print(f"snapshot: {database} ({sum(copied.values())} rows copied)")
+        engine.dispose()
         with tempfile.TemporaryDirectory(prefix="journals-datasette-") as tmp:
             metadata = Path(tmp) / "metadata.json"
             metadata.write_text(json.dumps(datasette_metadata(database.stem)), encoding="utf-8")
