@@ -69,7 +69,7 @@ schedule: $(STAMP)
 	$(SCRAPY) schedule $(SCHEDULE_ARGS)
 
 clean:
-	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url report.html
+	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json .sandbox.url report.html journals-snapshot.db
 
 # MDR data-record mining: record-level precision, recall and F1 on the labelled sets in ../shared/data/mdr.
 eval-mdr: $(STAMP)
