@@ -20,12 +20,13 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 # Register the tables that the views read and that the snapshot copies.
-import journals.store.crawl_runs
-import journals.store.integrated  # noqa: F401
+import journals.store.crawl_runs  # noqa: F401
 from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.store.integrated import IntegratedJournal
 from journals.store.snapshot import copy_to_sqlite
 from journals.store.views import create_views
 
@@ -73,6 +74,9 @@ class Command(ScrapyCommand):
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         print(f"views: {', '.join(views)}")
+        with engine.connect() as conn:
+            if conn.scalar(select(func.count()).select_from(IntegratedJournal)) == 0:
+                print("no integrated journals yet: run `scrapy integrate` to fill the Journals view")
         if opts.views_only:
             engine.dispose()
             return
