@@ -15,6 +15,8 @@ class FetchedPage:
     role: str = "home"
     """``listing`` for the A–Z listing page that linked to the journal, ``home`` for the journal page it
     linked to, ``metrics`` for the extra hop ("About the journal", "Journal metrics")."""
+    from_cache: bool = False
+    """Whether the page came from the page cache (replayed, fresh, or revalidated with 304)."""
 
 
 @dataclass(kw_only=True)

@@ -38,6 +38,7 @@ class Command(ScrapyCommand):
         parser.add_argument("--seed", type=int, default=1, help="seed of the generated world")
         parser.add_argument("--journals", type=int, default=2000, help="number of journals in the world")
         parser.add_argument("--truth", metavar="FILE", help="write the ground truth as JSON to FILE")
+        parser.add_argument("--edition", type=int, default=1, help="2, 3…: the same world with some metrics updated")
         parser.add_argument("--faults", action="store_true", help="serve a hostile web (see journals.sandbox.faults)")
         parser.add_argument("--fault-rate", type=float, default=0.08, help="share of pages with a fault")
         parser.add_argument("--fault-timeout", type=float, default=35.0, help="seconds a stalling page stalls")
@@ -49,7 +50,7 @@ class Command(ScrapyCommand):
             raise UsageError("scrapy sandbox takes no positional arguments")
         if opts.journals < 1:
             raise UsageError("--journals must be at least 1")
-        web = SandboxWeb(seed=opts.seed, size=opts.journals)
+        web = SandboxWeb(seed=opts.seed, size=opts.journals, edition=opts.edition)
         faults = FaultPlan(opts.seed, opts.fault_rate, opts.fault_timeout) if opts.faults else None
         try:
             server = SandboxServer(web, port=opts.port, faults=faults)

@@ -45,7 +45,10 @@ class Command(ScrapyCommand):
         "LOG_LEVEL": "INFO",
         # Re-crawls revalidate every cached page with the site (If-None-Match / If-Modified-Since) instead of
         # replaying it as the default DummyPolicy would.
-        "SCHEDULE_JOB_SETTINGS": {"HTTPCACHE_POLICY": "scrapy.extensions.httpcache.RFC2616Policy"},
+        "SCHEDULE_JOB_SETTINGS": {
+            "HTTPCACHE_POLICY": "scrapy.extensions.httpcache.RFC2616Policy",
+            "EXTRACT_UNCHANGED_PAGES": False,
+        },
         "SCHEDULE_POLL_SECS": 60.0,
         "SCHEDULE_STATE_FILE": ".schedule-state.json",
         "SCRAPYD_PROJECT": "journals",

@@ -11,6 +11,8 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
+from scrapy.exceptions import DropItem
+from scrapy.settings import BaseSettings
 from scrapy.utils.asyncio import run_in_thread
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -77,6 +79,18 @@ class SQLRuleStore:
             self._engine = None
 
 
+def unchanged_since_last_crawl(item: JournalPages, settings: BaseSettings) -> bool:
+    """Whether a re-crawl may skip ``item``: ``EXTRACT_UNCHANGED_PAGES`` is off and every page of the journal
+    (not the listing) came from the page cache, fresh or revalidated with 304, so its rows are already stored.
+
+    Off by default: an offline replay from the cache exists precisely to re-extract every page.
+    """
+    if settings.getbool("EXTRACT_UNCHANGED_PAGES", True):
+        return False
+    journal_pages = [page for page in item.pages if page.role != "listing"]
+    return bool(journal_pages) and all(page.from_cache for page in journal_pages)
+
+
 class ExtractionPipeline:
     """Extract a journal's attributes from its pages; other items pass through.
 
@@ -109,6 +123,9 @@ class ExtractionPipeline:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a :class:`JournalPages`."""
         if not isinstance(item, JournalPages):
             return item
+        if self.crawler is not None and unchanged_since_last_crawl(item, self.crawler.settings):
+            self.crawler.stats.inc_value("extraction/unchanged_skipped")
+            raise DropItem(f"unchanged since the last crawl: {item.url}", log_level="DEBUG")
         if self.rule_store is not None and item.source not in self._loaded_sources:
             self._loaded_sources.add(item.source)
             try:

@@ -211,6 +211,8 @@ LAST_NAMES = (
 PUBLISHERS = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer")
 PUBLISHER_WEIGHTS = (30, 22, 10, 8, 14, 16)
 METRIC_YEAR = 2024
+EDITION_CHANGE_SHARE = 0.1
+"""The share of journals whose metrics change from one edition of the world to the next."""
 
 
 def issn_check_digit(digits7: str) -> str:
@@ -251,11 +253,16 @@ class Journal:
 
 
 class JournalRelation:
-    """The hidden relation of ``size`` journals drawn from ``seed``."""
+    """The hidden relation of ``size`` journals drawn from ``seed``.
 
-    def __init__(self, seed: int = 1, size: int = 2000) -> None:
+    ``edition`` moves the world on: from edition 2, a share (:data:`EDITION_CHANGE_SHARE`) of the journals
+    publish new metrics, as a re-crawl a year later would find; titles, ISSNs and URLs stay.
+    """
+
+    def __init__(self, seed: int = 1, size: int = 2000, edition: int = 1) -> None:
         self.seed = seed
         self.size = size
+        self.edition = edition
 
     @cached_property
     def titles(self) -> list[str]:
@@ -280,6 +287,10 @@ class JournalRelation:
         """The journal at ``index``, rebuilt from the seed alone."""
         rng = random.Random(f"journal:{self.seed}:{index}")
         impact_factor = round(rng.lognormvariate(1.0, 0.7), 3)
+        if self.edition > 1:
+            update = random.Random(f"edition:{self.seed}:{self.edition}:{index}")
+            if update.random() < EDITION_CHANGE_SHARE:
+                impact_factor = round(impact_factor * update.uniform(0.85, 1.25), 3)
         return Journal(
             index=index,
             title=self.titles[index],

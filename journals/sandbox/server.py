@@ -78,6 +78,9 @@ class _Handler(BaseHTTPRequestHandler):
         if plan is not None and parts.path == "/robots.txt":
             response.body += fault_kinds.ROBOTS_EXTRA.encode()
         if plan is None or response.status != 200 or "html" not in response.headers.get("Content-Type", ""):
+            etag = response.headers.get("ETag")
+            if etag and etag in self.headers.get("If-None-Match", ""):
+                response = WebResponse(304, b"", {"ETag": etag, "Cache-Control": "max-age=0"})
             self._send(response)
             return
         if plan.missing(parts.path, query):

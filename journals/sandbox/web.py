@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -28,8 +29,8 @@ class WebResponse:
 class SandboxWeb:
     """Every sandbox site over one hidden relation, drawn from ``seed`` with ``size`` journals."""
 
-    def __init__(self, seed: int = 1, size: int = 2000) -> None:
-        self.relation = JournalRelation(seed, size)
+    def __init__(self, seed: int = 1, size: int = 2000, edition: int = 1) -> None:
+        self.relation = JournalRelation(seed, size, edition)
 
     @cached_property
     def sites(self) -> dict[str, SiteTemplates]:
@@ -58,7 +59,18 @@ class SandboxWeb:
 
 
 def _html(text: str) -> WebResponse:
-    return WebResponse(200, text.encode("utf-8"), {"Content-Type": "text/html; charset=utf-8"})
+    """An HTML page with the validators a re-crawl revalidates against (RFC 9111): an ETag of its bytes and
+    ``max-age=0``, so a cache must ask again each time and gets 304 when nothing changed."""
+    body = text.encode("utf-8")
+    return WebResponse(
+        200,
+        body,
+        {
+            "Content-Type": "text/html; charset=utf-8",
+            "ETag": f'"{hashlib.sha1(body, usedforsecurity=False).hexdigest()[:20]}"',
+            "Cache-Control": "max-age=0",
+        },
+    )
 
 
 def _not_found() -> WebResponse:

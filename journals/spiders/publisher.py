@@ -160,7 +160,7 @@ class PublisherSpider(scrapy.Spider):
                         "letter": letter if anchor in links.pages else index_letter(anchor.text),
                     },
                 )
-        listing = FetchedPage(url=response.url, html=text, role="listing")
+        listing = FetchedPage(url=response.url, html=text, role="listing", from_cache="cached" in response.flags)
         for anchor in links.journals:
             if self._in_scope(anchor.url, scope):
                 yield response.follow(
@@ -184,7 +184,10 @@ class PublisherSpider(scrapy.Spider):
             url=response.url,
             listing_url=listing.url,
             listing_title=listing_title,
-            pages=[listing, FetchedPage(url=response.url, html=text, role="home")],
+            pages=[
+                listing,
+                FetchedPage(url=response.url, html=text, role="home", from_cache="cached" in response.flags),
+            ],
         )
         hops = [a for a in links.metrics if self._in_scope(a.url, scope) and a.url != response.url]
         if hops:
@@ -204,7 +207,9 @@ class PublisherSpider(scrapy.Spider):
         """The metrics page: add it to the journal's pages and yield the journal."""
         page = self._read(response)
         if page is not None:
-            item.pages.append(FetchedPage(url=response.url, html=page[0], role="metrics"))
+            item.pages.append(
+                FetchedPage(url=response.url, html=page[0], role="metrics", from_cache="cached" in response.flags)
+            )
         self.crawler.stats.inc_value("journals/journal_pages")
         yield item
 
