@@ -233,7 +233,10 @@ def main() -> None:
     figures: list[Figure] = []
     for group in args.only.split(","):
         started = time.perf_counter()
-        figures.extend(GROUPS[group](args))
+        try:
+            figures.extend(GROUPS[group](args))
+        except Exception as error:  # a broken group is reported as a missed figure; the others still run
+            figures.append(Figure(group, f"failed: {type(error).__name__}: {error}"[:200], "-", None, "-", False))
         print(f"[{group}: {time.perf_counter() - started:.0f} s]", flush=True)
     print_table(figures)
     Path(args.output).write_text(
