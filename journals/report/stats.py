@@ -32,7 +32,7 @@ class CrawlSummary:
     last_run: CrawlRun | None = None
     last_run_stats: dict[str, Any] = field(default_factory=dict)
     integrated_journals: int | None = None
-    """Journals after integration, None when ``scrapy integrate`` has not run."""
+    """Journals after integration, None when ``scrapy integrate`` has not run (or found nothing)."""
     conflicts: int = 0
     """Integrated values on which the sources disagreed."""
 
@@ -81,7 +81,7 @@ def read_summary(engine: Engine) -> CrawlSummary:
             if attribute in METRICS and number is not None:
                 metric_values[attribute][item["source"]].append(number)
         if inspect(conn).has_table(IntegratedJournal.__tablename__):
-            summary.integrated_journals = conn.scalar(select(func.count()).select_from(IntegratedJournal))
+            summary.integrated_journals = conn.scalar(select(func.count()).select_from(IntegratedJournal)) or None
             summary.conflicts = conn.scalar(
                 select(func.count()).select_from(IntegratedValue).where(IntegratedValue.conflicting)
             ) or 0
