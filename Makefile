@@ -8,7 +8,7 @@ SEED ?= 1
 JOURNALS ?= 2000
 SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
 
-.PHONY: crawl browse report test lint evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
+.PHONY: crawl browse report test lint fuzz evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,13 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+
+# The pure code (tag tree, MDR, navigation, extraction, value parsers, decoding, linkage) under hypothesis at scale:
+# FUZZ_EXAMPLES generated inputs per target, pages up to FUZZ_MAX_SIZE deep or wide (make test runs a few).
+FUZZ_EXAMPLES ?= 2000
+FUZZ_MAX_SIZE ?= 4000
+fuzz: $(STAMP)
+	$(PY) -m journals.fuzz --examples $(FUZZ_EXAMPLES) --max-size $(FUZZ_MAX_SIZE)
 
 # Operations (docs/OPERATIONS.md): a local scrapyd on 127.0.0.1 with HTTP Basic auth, deploying to it, and the
 # scheduler of recurring crawls. All three need SCRAPYD_USERNAME and SCRAPYD_PASSWORD in the environment.
