@@ -215,3 +215,37 @@ def test_pages_are_stored_once_per_url_with_role_and_template(tmp_path) -> None:
     with engine.connect() as conn:
         pages = {row.url: (row.role, row.template) for row in conn.execute(select(Page))}
     assert pages == {"http://s/az/a": ("listing", None), **{f"http://s/j/{n}": ("home", "t1") for n in range(3)}}
+
+
+EVERY_PLANE = "".join(chr(plane * 0x10000 + offset) for plane in range(17) for offset in (0x41, 0xFFFD, 0xFFFF))
+"""Three code points of each of the 17 Unicode planes, non-characters included."""
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        EVERY_PLANE,
+        "".join(map(chr, range(32))) + "\x7f\x85\u2028\u2029\ufeff\u202e",
+        "x" * 1_000_000,
+        ("'); DROP TABLE journals;-- " + EVERY_PLANE) * 4_000,
+    ],
+    ids=["every-plane", "control-characters", "one-megabyte", "sql-and-planes-megabyte"],
+)
+def test_any_text_round_trips_in_every_column(engine, hostile):
+    """Source name, URL, title, values, raw text and provenance come back verbatim, whatever their size."""
+    url = "https://example.org/j/" + hostile
+    item = lancet(source=hostile, url=url, title=hostile, editor_in_chief=hostile, attributes={"subject": hostile})
+    item.provenance["subject"] = {"raw": hostile, "url": url, "xpath": hostile, "extractor": hostile}
+    write_journals(engine, [item], T0)
+    rows = attribute_rows(engine, url)
+    subject = rows["subject"]
+    assert (subject.value, subject.raw_value, subject.page_url, subject.xpath) == (hostile, hostile, url, hostile)
+    assert rows["editor_in_chief"].value == hostile
+    with Session(engine) as session:
+        assert session.execute(select(Source.name, Journal.url, Journal.title).join(Journal)).one() == (
+            hostile,
+            url,
+            hostile,
+        )
+    write_journals(engine, [item], T0)
+    assert (count(engine, Journal), count(engine, AttributeValue)) == (1, 5)
