@@ -8,6 +8,7 @@ anywhere: deeply nested pages only cost their size.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 import lxml.html
@@ -63,10 +64,10 @@ class TagTree:
     """Per node, its child nodes."""
     heights: list[int]
     """Per node, the height of its subtree: 1 for a leaf, 2 when its children are all leaves, …"""
-    _pieces: list[str] | None = field(default=None, repr=False)
-    """The page's text pieces in document order, once :meth:`text` needs them."""
-    _text_starts: list[int] = field(default_factory=list, repr=False)
-    _text_ends: list[int] = field(default_factory=list, repr=False)
+    _piece_keys: list[int] | None = field(default=None, repr=False)
+    """The sort keys of the page's text pieces (see :meth:`_index_text`), once :meth:`text` needs them."""
+    _pieces: list[str] = field(default_factory=list, repr=False)
+    """The page's text pieces in document order."""
     _paths: dict[etree._Element, str] = field(default_factory=dict, repr=False)
     """Absolute XPaths computed so far, per lxml element (keys keep the proxies alive, so identity holds)."""
 
@@ -146,55 +147,36 @@ class TagTree:
 
         Text pieces are joined with a space: adjacent cells and fields stay apart.
         """
-        if self._pieces is None:
+        if self._piece_keys is None:
             self._index_text()
-        return _SPACES.sub(" ", " ".join(self._pieces[self._text_starts[node] : self._text_ends[node]])).strip()
+        keys, size = self._piece_keys, len(self.elements) + 1
+        first = bisect_left(keys, node * size + size - 1)
+        last = bisect_left(keys, self.ends[node] * size + size - 1 - node)
+        return _SPACES.sub(" ", " ".join(self._pieces[first:last])).strip()
 
     def _index_text(self) -> None:
-        """Lay the page's text pieces out in document order once, with each node's range of them.
+        """Lay the page's text pieces out in document order once, each under a sort key.
 
-        A node's pieces are its text, then per child the child's pieces and the child's tail. In preorder
-        the nodes whose subtrees close just before node ``i`` are ``i - 1`` and its ancestors up to, not
-        including, ``i``'s parent: their tails come there, innermost first.
+        With ``n`` nodes and ``m = n + 1``, node ``j``'s text has the key ``j*m + n`` and its tail, which comes
+        after its whole subtree (just before node ``ends[j]``, innermost first), ``ends[j]*m + n - j``. A
+        node's text is then the pieces from its text's key up to, not including, its tail's key: two binary
+        searches. Pieces of whitespace only are left out (they would collapse into the joining spaces).
         """
-        elements, parents = self.elements, self.parents
+        elements, ends = self.elements, self.ends
         texts = [element.text for element in elements]
         tails = [element.tail for element in elements]
         for pieces_of, extra in ((texts, self.extra_text), (tails, self.extra_tail)):
             for node, more in extra.items():
                 pieces_of[node] = " ".join(filter(None, [pieces_of[node], *more]))
-        size = len(elements)
-        pieces: list[str] = []
-        add = pieces.append
-        starts = [0] * size
-        stops = [0] * size
-        count = 0
-        if texts[0]:
-            add(texts[0])
-            count = 1
-        for node in range(1, size):
-            closed, stop = node - 1, parents[node]
-            while closed != stop:
-                stops[closed] = count
-                tail = tails[closed]
-                if tail:
-                    add(tail)
-                    count += 1
-                closed = parents[closed]
-            starts[node] = count
-            text = texts[node]
-            if text:
-                add(text)
-                count += 1
-        closed = size - 1
-        while closed >= 0:
-            stops[closed] = count
-            tail = tails[closed]
-            if tail:
-                add(tail)
-                count += 1
-            closed = parents[closed]
-        self._pieces, self._text_starts, self._text_ends = pieces, starts, stops
+        last = len(elements)
+        size = last + 1
+        keyed = [(node * size + last, text) for node, text in enumerate(texts) if text and not text.isspace()]
+        keyed += [
+            (ends[node] * size + last - node, tail) for node, tail in enumerate(tails) if tail and not tail.isspace()
+        ]
+        keyed.sort()
+        self._piece_keys = [key for key, _ in keyed]
+        self._pieces = [piece for _, piece in keyed]
 
 
 def element_xpath(element: etree._Element, cache: dict[etree._Element, str]) -> str:
