@@ -1,4 +1,5 @@
-"""``scrapy crawl``, with the spider's arguments and the database checked first: a bad one is a one-line error.
+"""``scrapy crawl``, with the settings, the spider's arguments and the database checked first: a bad one is a
+one-line error.
 
 Scrapy builds the spider and the pipelines inside the crawl, where an exception becomes a traceback; spiders of
 this project expose ``check_arguments`` (raising ``ValueError``) and the store raises ``DatabaseError`` with a
@@ -12,6 +13,7 @@ import argparse
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.exceptions import UsageError
 
+from journals.settings_check import settings_problems
 from journals.store.database import DatabaseError, database_url, engine_from_url
 
 
@@ -19,7 +21,11 @@ class Command(ScrapyCrawlCommand):
     """Run a spider, after checking its arguments."""
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        """Check ``-a`` arguments with the spider's ``check_arguments`` and reach the database, then crawl."""
+        """Check the project's settings, ``-a`` arguments with the spider's ``check_arguments`` and reach the
+        database, then crawl."""
+        problem = next(settings_problems(self.settings), None)
+        if problem is not None:
+            raise UsageError(problem, print_help=False)
         if len(args) == 1 and self.crawler_process is not None:
             try:
                 spider_class = self.crawler_process.spider_loader.load(args[0])

@@ -1,0 +1,106 @@
+"""The project's own settings, each with its type and range, checked before a crawl starts.
+
+Scrapy reads a setting only when a component is built, inside the crawl, and ``getint("abc")`` then ends in a
+traceback. ``scrapy crawl`` calls :func:`settings_problems` first and refuses a bad value with one line naming
+the setting, what it must be and what it got.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+_TRUE, _FALSE = frozenset({"1", "True", "true"}), frozenset({"0", "False", "false"})
+
+
+@dataclass(frozen=True)
+class SettingRule:
+    """What a setting's value must be: a kind (``integer``, ``number`` or ``boolean``) and its bounds."""
+
+    kind: str
+    minimum: float | None = None
+    """Least value allowed (inclusive)."""
+    maximum: float | None = None
+    """Greatest value allowed (inclusive)."""
+    positive: bool = False
+    """Whether the value must be above zero (a period or a delay of 0 would spin)."""
+
+    def describe(self) -> str:
+        """What the value must be, in words: "an integer ≥ 1", "a number from 0 to 1"…"""
+        article = "an" if self.kind == "integer" else "a"
+        if self.kind == "boolean":
+            return "a boolean (True, False, 1 or 0)"
+        if self.positive:
+            return f"{article} {self.kind} > 0"
+        if self.minimum is not None and self.maximum is not None:
+            return f"{article} {self.kind} from {self.minimum:g} to {self.maximum:g}"
+        if self.minimum is not None:
+            return f"{article} {self.kind} ≥ {self.minimum:g}"
+        return f"{article} {self.kind}"
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` (as given in a settings module or as ``-s NAME=text``) is of the kind and in range."""
+        number = _as_number(self.kind, value)
+        if number is None:
+            return False
+        if self.kind == "boolean":
+            return True
+        return (
+            (not self.positive or number > 0)
+            and (self.minimum is None or number >= self.minimum)
+            and (self.maximum is None or number <= self.maximum)
+        )
+
+
+def _as_number(kind: str, value: Any) -> float | None:
+    """``value`` read as Scrapy's ``getint``/``getfloat``/``getbool`` would, None when they would fail."""
+    if kind == "boolean":
+        if isinstance(value, bool) or value in (0, 1):
+            return float(value)
+        text = str(value).strip()
+        return 1.0 if text in _TRUE else 0.0 if text in _FALSE else None
+    if isinstance(value, bool):
+        return None
+    try:
+        number = int(value) if kind == "integer" else float(value)
+    except (TypeError, ValueError):
+        return None
+    return float(number) if math.isfinite(number) else None
+
+
+INTEGER_AT_LEAST_1 = SettingRule("integer", minimum=1)
+FRACTION = SettingRule("number", minimum=0, maximum=1)
+
+SETTING_RULES: dict[str, SettingRule] = {
+    "DATABASE_BATCH_SIZE": INTEGER_AT_LEAST_1,
+    "DATABASE_WRITE_ATTEMPTS": INTEGER_AT_LEAST_1,
+    "DATABASE_RETRY_DELAY": SettingRule("number", minimum=0),
+    "MDR_MAX_NODE_LENGTH": INTEGER_AT_LEAST_1,
+    "MDR_THRESHOLD": FRACTION,
+    "MDR_MAIN_REGIONS": SettingRule("integer", minimum=0),
+    "MDR_LISTING_CACHE_SIZE": SettingRule("integer", minimum=0),
+    "PROGRESS_ENABLED": SettingRule("boolean"),
+    "PROGRESS_INTERVAL": SettingRule("number", positive=True),
+    "EXTRACTION_RULES_PERSIST": SettingRule("boolean"),
+    "EXTRACT_UNCHANGED_PAGES": SettingRule("boolean"),
+    "FRONTIER_TTL_SECS": INTEGER_AT_LEAST_1,
+    "FRONTIER_HEARTBEAT_SECS": SettingRule("number", positive=True),
+    "FRONTIER_WORKER_TIMEOUT_SECS": SettingRule("number", positive=True),
+    "HEALTH_ENABLED": SettingRule("boolean"),
+    "HEALTH_COVERAGE_MARGIN": FRACTION,
+    "HEALTH_COMPLETENESS_MARGIN": FRACTION,
+    "HEALTH_MAX_INVALID_ITEMS": FRACTION,
+    "HEALTH_MAX_ERROR_RATE": FRACTION,
+}
+"""Every project setting with a typed value: its kind and range. Settings left unset are not checked."""
+
+
+def settings_problems(settings: Mapping[str, Any], rules: Mapping[str, SettingRule] = SETTING_RULES) -> Iterator[str]:
+    """One line per setting whose value breaks its rule, e.g. ``setting MDR_THRESHOLD must be a number from
+    0 to 1, got '2'``."""
+    for name, rule in rules.items():
+        value = settings.get(name)
+        if value is not None and not rule.accepts(value):
+            yield f"setting {name} must be {rule.describe()}, got {value!r}"
