@@ -113,7 +113,7 @@ def _is_year(token: str) -> bool:
 
 
 def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
-    if text[:1].isdigit() and text.replace(".", "", 1).isdigit():
+    if text[:1].isdecimal() and text.replace(".", "", 1).isdecimal():  # isdigit() takes "¹", float() refuses it
         return Parsed(float(text), text)
     tokens = [m for m in _numbers(text) if m[0].strip()]
     if len(tokens) > 1:

@@ -95,3 +95,11 @@ def test_every_issn_with_its_check_digit_parses(number: int) -> None:
 @given(st.floats(min_value=0, max_value=999, allow_nan=False).map(lambda x: round(x, 3)))
 def test_decimal_comma_round_trip(value: float) -> None:
     assert to_float(f"{value:.3f}".replace(".", ","), decimal_comma=True) == pytest.approx(value)
+
+
+def test_superscript_digits_are_no_number() -> None:
+    # Found by tests/properties: "¹".isdigit() is True, float("¹") raised ValueError out of the parser.
+    for text in ("¹", "²5", "1²"):
+        for value_type in ("number", "integer"):
+            assert parse_value(value_type, text) is None
+            assert parse_value(value_type, text, last=True) is None
