@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import argparse
 
+from scrapy import Spider
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
+from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
 
 from journals.settings_check import settings_problems
 from journals.store.database import DatabaseError, database_url, engine_from_url
 
+HEALTH_FAILED_EXIT_CODE = 3
+"""Exit status of a crawl that ran to its end but failed its health check (:mod:`journals.extensions.health`)."""
+
 
 class Command(ScrapyCrawlCommand):
-    """Run a spider, after checking its arguments."""
+    """Run a spider, after checking its arguments; exit with status 3 when the crawl fails its health check."""
+
+    crawler: Crawler | None = None
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Check the project's settings, ``-a`` arguments with the spider's ``check_arguments`` and reach the
@@ -42,3 +49,10 @@ class Command(ScrapyCrawlCommand):
         except DatabaseError as error:
             raise UsageError(str(error), print_help=False) from error
         super().run(args, opts)
+        if self.crawler is not None and self.crawler.stats.get_value("health/failed"):
+            self.exitcode = HEALTH_FAILED_EXIT_CODE
+
+    def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
+        """Keep the crawler: its stats say, after the crawl, whether it passed its health check."""
+        self.crawler = super()._create_crawler(spidercls)
+        return self.crawler
