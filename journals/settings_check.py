@@ -93,6 +93,7 @@ SETTING_RULES: dict[str, SettingRule] = {
     "HEALTH_COMPLETENESS_MARGIN": FRACTION,
     "HEALTH_MAX_INVALID_ITEMS": FRACTION,
     "HEALTH_MAX_ERROR_RATE": FRACTION,
+    "HEALTH_PREVIOUS_CRAWL_HOURS": SettingRule("number", positive=True),
 }
 """Every project setting with a typed value: its kind and range. Settings left unset are not checked."""
 

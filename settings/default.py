@@ -61,6 +61,7 @@ MDR_THRESHOLD = 0.3
 # Every finished crawl's stats go to the crawl_runs table (scrapy report shows the last one).
 EXTENSIONS = {
     "journals.extensions.progress.ProgressExtension": 500,
+    "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
 }
 PROGRESS_ENABLED = True
@@ -75,3 +76,13 @@ DATABASE_UNSAVED_DIR = "."
 # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
 # (journals.resume); off without JOBDIR.
 SPIDER_MIDDLEWARES = {"journals.resume.ResumeMiddleware": 50}
+
+# The crawl's health check as it closes (journals.extensions.health): a source losing more than this fraction of
+# its journals, or a field's completeness dropping by more, next to its previous crawl fails the crawl, and so do
+# invalid items or failed pages beyond these fractions; `scrapy crawl` then exits with status 3.
+HEALTH_ENABLED = True
+HEALTH_COVERAGE_MARGIN = 0.1
+HEALTH_COMPLETENESS_MARGIN = 0.1
+HEALTH_MAX_INVALID_ITEMS = 0.0
+HEALTH_MAX_ERROR_RATE = 0.2
+HEALTH_PREVIOUS_CRAWL_HOURS = 24.0

@@ -1,0 +1,228 @@
+"""Check a crawl's health as it closes, and fail it when it did markedly worse than the previous crawl.
+
+Our own small extension rather than Spidermon: the checks that matter here compare each source with its
+*previous crawl*, which lives in our database (``journals.crawled_at``), not in the crawl's stats; the item
+schema is one dataclass (:func:`journals.health.item_problems` checks it in a few lines, with no JSON-schema
+pipeline that must be ordered last); and a failed crawl must change ``scrapy crawl``'s exit status, which our
+``crawl`` command reads from the stats. One extension, no extra dependency.
+
+Checks, as the spider closes:
+
+- every :class:`~journals.items.JournalItem` against the item schema (ISSN form and check digit, finite
+  non-negative metrics): more than ``HEALTH_MAX_INVALID_ITEMS`` (a fraction, default 0) fails the crawl;
+- per source, the journals stored by this crawl against those of the previous crawl (read when the spider
+  opens): fewer by more than ``HEALTH_COVERAGE_MARGIN`` (default 0.1) fails it;
+- per source and field, the share of journals with a value: a drop of more than ``HEALTH_COMPLETENESS_MARGIN``
+  (default 0.1) fails it;
+- failed pages (after retries) and spider errors over responses: above ``HEALTH_MAX_ERROR_RATE`` (default 0.2)
+  fails it; retries are counted, never a failure by themselves.
+
+A failed crawl logs one error line per reason and sets the stats ``health/failed`` (True) and
+``health/reasons``; ``scrapy crawl`` then exits with status 3 (see :mod:`journals.commands.crawl`), so a
+scheduler or CI job sees it. The finish reason stays Scrapy's own: the crawl did finish, its result is suspect.
+"This crawl" is every run since the first start under one ``JOBDIR``, so a resumed crawl is judged whole. The
+previous crawl of a source is the journals written within ``HEALTH_PREVIOUS_CRAWL_HOURS`` (default 24) before
+its latest write. ``HEALTH_ENABLED = False`` turns it off.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from journals.health import CHECKED_FIELDS, Margins, SourceSnapshot, item_problems, regressions
+from journals.items import JournalItem
+from journals.store import DatabaseError, database_url, engine_from_url
+from journals.store.models import AttributeValue, Journal, Source, utcnow
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+STARTED_AT_FILE = "health-started-at"
+"""Under ``JOBDIR``: when the crawl first started (written at once, so a ``kill -9`` keeps it)."""
+EXAMPLES_KEPT = 3
+
+
+class HealthExtension:
+    """Validate items as they are scraped; compare the crawl with the previous one as the spider closes."""
+
+    def __init__(self, crawler: Crawler, url: str, margins: Margins, max_invalid: float, max_error_rate: float):
+        self.crawler = crawler
+        self.url = url
+        self.margins = margins
+        self.max_invalid = max_invalid
+        self.max_error_rate = max_error_rate
+        self.previous_span = timedelta(hours=crawler.settings.getfloat("HEALTH_PREVIOUS_CRAWL_HOURS", 24.0))
+        self.started_at = utcnow()
+        self.previous: dict[str, SourceSnapshot] = {}
+        self.sources: set[str] = set()
+        self.items = 0
+        self.invalid: list[str] = []
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> HealthExtension:
+        """Off when ``HEALTH_ENABLED`` is false or no database is configured."""
+        settings = crawler.settings
+        if not settings.getbool("HEALTH_ENABLED", True):
+            raise NotConfigured
+        try:
+            url = database_url(settings)
+        except DatabaseError as error:
+            raise NotConfigured(str(error)) from error
+        margins = Margins(
+            coverage=settings.getfloat("HEALTH_COVERAGE_MARGIN", 0.1),
+            completeness=settings.getfloat("HEALTH_COMPLETENESS_MARGIN", 0.1),
+        )
+        extension = cls(
+            crawler,
+            url,
+            margins,
+            max_invalid=settings.getfloat("HEALTH_MAX_INVALID_ITEMS", 0.0),
+            max_error_rate=settings.getfloat("HEALTH_MAX_ERROR_RATE", 0.2),
+        )
+        crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(extension.request_scheduled, signal=signals.request_scheduled)
+        crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        return extension
+
+    def spider_opened(self, spider: Any) -> None:
+        """Note when the crawl (first) started and read the previous crawl of every source."""
+        jobdir = self.crawler.settings.get("JOBDIR")
+        if jobdir:
+            marker = Path(jobdir) / STARTED_AT_FILE
+            if marker.exists():
+                self.started_at = datetime.fromisoformat(marker.read_text(encoding="utf-8").strip())
+            else:
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text(self.started_at.isoformat(), encoding="utf-8")
+        self.previous = self._read(lambda engine: previous_crawls(engine, self.started_at, self.previous_span)) or {}
+
+    def request_scheduled(self, request: Any, spider: Any) -> None:
+        """Remember which sources this crawl visits (a source that yields nothing is still checked)."""
+        source = request.meta.get("source")
+        if source:
+            self.sources.add(source)
+
+    def item_scraped(self, item: Any, response: Any, spider: Any) -> None:
+        """Check a journal item against the item schema."""
+        if not isinstance(item, JournalItem):
+            return
+        self.items += 1
+        problems = item_problems(item)
+        if problems:
+            self.invalid.append(f"{item.source} {item.url}: {'; '.join(problems)}")
+
+    def spider_closed(self, spider: Any, reason: str) -> None:
+        """Run the checks, set the ``health/*`` stats and log why a failed crawl failed."""
+        stats = self.crawler.stats
+        reasons = []
+        if self.invalid:
+            stats.set_value("health/invalid_items", len(self.invalid))
+            if len(self.invalid) > self.max_invalid * self.items:
+                reasons.append(
+                    f"{len(self.invalid)} of {self.items} items break the item schema, e.g. "
+                    + " | ".join(self.invalid[:EXAMPLES_KEPT])
+                )
+        reasons.extend(self._error_rate(stats.get_stats()))
+        current = self._read(lambda engine: crawl_since(engine, self.started_at))
+        if current is not None:
+            for source in sorted(self.sources | set(current)):
+                snapshot = current.get(source, SourceSnapshot())
+                stats.set_value(f"health/journals/{source}", snapshot.journals)
+                reasons.extend(regressions(source, self.previous.get(source, SourceSnapshot()), snapshot, self.margins))
+        stats.set_value("health/failed", bool(reasons))
+        if reasons:
+            stats.set_value("health/reasons", reasons)
+            for line in reasons:
+                logger.error("Crawl health check failed: %s", line)
+        else:
+            logger.info(
+                "Crawl health check passed (%d items, sources: %s)", self.items, ", ".join(sorted(self.sources))
+            )
+
+    def _error_rate(self, stats: dict[str, Any]) -> list[str]:
+        """Failed pages and spider errors over responses, beyond ``HEALTH_MAX_ERROR_RATE``."""
+        failed = sum(value for key, value in stats.items() if key.startswith("journals/failed_pages/"))
+        errors = (
+            failed
+            + stats.get("spider_exceptions", 0)
+            + sum(value for key, value in stats.items() if key.startswith("spider_exceptions/"))
+        )
+        responses = stats.get("response_received_count", 0)
+        self.crawler.stats.set_value("health/errors", errors)
+        self.crawler.stats.set_value("health/retries", stats.get("retry/count", 0))
+        if errors and errors > self.max_error_rate * max(responses, 1):
+            return [
+                f"{errors} failed pages and spider errors for {responses} responses "
+                f"(above {self.max_error_rate:.0%}; {stats.get('retry/count', 0)} retries)"
+            ]
+        return []
+
+    def _read(self, query: Callable[[Engine], dict[str, SourceSnapshot]]) -> dict[str, SourceSnapshot] | None:
+        """Run ``query`` on the database; None (and a warning) when it cannot be read."""
+        engine = None
+        try:
+            engine = engine_from_url(self.url)
+            return query(engine)
+        except (DatabaseError, SQLAlchemyError) as error:
+            logger.warning("Crawl health check: cannot read the database (%s)", str(error).splitlines()[0])
+            return None
+        finally:
+            if engine is not None:
+                engine.dispose()
+
+
+def previous_crawls(engine: Engine, before: datetime, span: timedelta) -> dict[str, SourceSnapshot]:
+    """Per source, its last crawl before ``before``: journals written within ``span`` before its latest one."""
+    journals = _journal_times(engine, Journal.crawled_at < before)
+    latest = {source: max(times.values()) for source, times in journals.items()}
+    kept = {
+        source: {journal for journal, when in times.items() if when >= latest[source] - span}
+        for source, times in journals.items()
+    }
+    return _snapshots(engine, kept, lambda source, when: latest[source] - span <= when < before)
+
+
+def crawl_since(engine: Engine, since: datetime) -> dict[str, SourceSnapshot]:
+    """Per source, the journals this crawl wrote (``crawled_at`` at or after ``since``)."""
+    journals = _journal_times(engine, Journal.crawled_at >= since)
+    return _snapshots(engine, {s: set(times) for s, times in journals.items()}, lambda _source, when: when >= since)
+
+
+def _journal_times(engine: Engine, condition: Any) -> dict[str, dict[int, datetime]]:
+    """Per source name, journal id → ``crawled_at`` of the journals matching ``condition``."""
+    query = select(Source.name, Journal.id, Journal.crawled_at).join(Journal).where(condition)
+    found: dict[str, dict[int, datetime]] = {}
+    with engine.connect() as conn:
+        for source, journal_id, crawled_at in conn.execute(query):
+            found.setdefault(source, {})[journal_id] = crawled_at
+    return found
+
+
+def _snapshots(
+    engine: Engine, journals: dict[str, set[int]], fresh: Callable[[str, datetime], bool]
+) -> dict[str, SourceSnapshot]:
+    """Per source, its journals and per checked field how many have a value row that ``fresh`` accepts."""
+    source_of = {journal: source for source, ids in journals.items() for journal in ids}
+    filled: dict[str, Counter[str]] = {source: Counter() for source in journals}
+    query = select(AttributeValue.journal_id, AttributeValue.attribute, AttributeValue.crawled_at).where(
+        AttributeValue.attribute.in_(CHECKED_FIELDS)
+    )
+    with engine.connect() as conn:
+        for journal_id, attribute, crawled_at in conn.execute(query):
+            source = source_of.get(journal_id)
+            if source is not None and fresh(source, crawled_at):
+                filled[source][attribute] += 1
+    return {source: SourceSnapshot(len(ids), dict(filled[source])) for source, ids in journals.items()}

@@ -1,0 +1,96 @@
+"""A crawl's health, as plain data: items checked against the item schema, and a source's coverage and field
+completeness compared with its previous crawl. Pure code; :mod:`journals.extensions.health` feeds it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, fields
+
+from journals.extraction.values import issn_check_ok
+from journals.items import JournalItem
+
+_ISSN_FORM = re.compile(r"\d{4}-\d{3}[\dX]")
+METRIC_FIELDS = ("impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip")
+"""The item's metrics: finite, non-negative numbers."""
+TEXT_FIELDS = ("title", "editor_in_chief")
+
+
+def item_problems(item: JournalItem) -> list[str]:
+    """How ``item`` breaks the :class:`~journals.items.JournalItem` schema: empty when it does not."""
+    problems = []
+    if not isinstance(item.source, str) or not item.source:
+        problems.append("source is empty")
+    if not isinstance(item.url, str) or not item.url.startswith(("http://", "https://")):
+        problems.append(f"url {item.url!r} is not an http(s) URL")
+    for name in ("issn", "eissn"):
+        value = getattr(item, name)
+        if value is not None and not (
+            isinstance(value, str) and _ISSN_FORM.fullmatch(value) and issn_check_ok(value.replace("-", ""))
+        ):
+            problems.append(f"{name} {value!r} is not NNNN-NNNC with a valid check digit")
+    for name in METRIC_FIELDS:
+        value = getattr(item, name)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0
+        ):
+            problems.append(f"{name} {value!r} is not a non-negative number")
+    for name in TEXT_FIELDS:
+        value = getattr(item, name)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            problems.append(f"{name} {value!r} is not a text")
+    if not isinstance(item.attributes, dict):
+        problems.append("attributes is not a mapping")
+    return problems
+
+
+CHECKED_FIELDS = tuple(
+    f.name for f in fields(JournalItem) if f.name not in ("source", "url", "attributes", "provenance")
+)
+"""The fields whose completeness per source is compared between crawls."""
+
+
+@dataclass
+class SourceSnapshot:
+    """What one crawl stored of one source: its journals, and per field how many of them have a value."""
+
+    journals: int = 0
+    filled: dict[str, int] = field(default_factory=dict)
+
+    def completeness(self, name: str) -> float:
+        """The fraction of the journals with a value of ``name``."""
+        return self.filled.get(name, 0) / self.journals if self.journals else 0.0
+
+
+@dataclass(frozen=True)
+class Margins:
+    """How much worse than the previous crawl a crawl may do before it is failed."""
+
+    coverage: float = 0.1
+    """Largest fraction of a source's journals that may go missing."""
+    completeness: float = 0.1
+    """Largest drop of a field's completeness in a source (0.1: from 95% of the journals to 85%)."""
+
+
+def regressions(source: str, previous: SourceSnapshot, current: SourceSnapshot, margins: Margins) -> list[str]:
+    """Why ``current`` is a failed crawl of ``source`` next to ``previous``: one line per drop beyond its margin."""
+    if not previous.journals:
+        return []
+    found = []
+    if current.journals < previous.journals * (1 - margins.coverage):
+        drop = 1 - current.journals / previous.journals
+        found.append(
+            f"{source}: {current.journals} journals, {previous.journals} in the previous crawl "
+            f"(-{drop:.0%}, margin {margins.coverage:.0%})"
+        )
+    if not current.journals:
+        return found
+    for name in sorted(previous.filled):
+        before, now = previous.completeness(name), current.completeness(name)
+        if now < before - margins.completeness:
+            found.append(
+                f"{source}: {name} in {now:.0%} of the journals, {before:.0%} in the previous crawl "
+                f"(margin {margins.completeness:.0%})"
+            )
+    return found
