@@ -77,11 +77,13 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
             region, region_k, records = region_records(tree, region, threshold, taken)  # noqa: PLW2901
-            if not _kept(region_k, len(records), MIN_TEXT * len(records), MIN_TAGS * len(records), is_nested):
-                continue  # cannot be kept whatever the records' text: spare computing it
-            texts = [(nodes, text) for nodes in records if (text := _record_text(tree, nodes))]
+            bounds = [sum(tree.text_bound(node) for node in nodes) for nodes in records]
+            records = [nodes for nodes, bound in zip(records, bounds, strict=True) if bound]
+            tags = sum(tree.ends[node] - node for nodes in records for node in nodes)
+            if not _kept(region_k, len(records), sum(bounds), tags, is_nested):
+                continue  # not kept even with the most text its records can have: spare computing it
+            texts = [(nodes, _record_text(tree, nodes)) for nodes in records]
             score = sum(len(text) for _, text in texts)
-            tags = sum(tree.ends[node] - node for nodes, _ in texts for node in nodes)
             if _kept(region_k, len(texts), score, tags, is_nested):
                 mined.append(_describe(tree, region, region_k, texts, score))
     return sorted(mined, key=lambda region: (-region.score, -len(region.records)))

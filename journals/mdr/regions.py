@@ -168,10 +168,15 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
             if kids[0] in found:
                 found[node] = found.pop(kids[0])
             continue
-        if len(kids) == 2:  # half of all nodes: one comparison, one possible region
+        if len(kids) == 2:  # most nodes: one comparison, one possible region
             first, second = kids
             pair = similar(tokens[first:second], tokens[second : ends[second]], threshold)
             own = [Region(node, 1, 0, 2)] if pair else []
+        elif len(kids) == 3:  # k = 1 only: two comparisons
+            first, second, third = kids
+            left = similar(tokens[first:second], tokens[second:third], threshold)
+            right = similar(tokens[second:third], tokens[third : ends[third]], threshold)
+            own = [Region(node, 1, 0 if left else 1, 2 + (left and right))] if left or right else []
         else:
             runs = _comb_comp(tree, kids, max_k, threshold)
             own = _ident_drs(node, len(kids), runs) if runs else []

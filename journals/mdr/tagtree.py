@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import lxml.html
 from lxml import etree
@@ -68,6 +69,8 @@ class TagTree:
     """The sort keys of the page's text pieces (see :meth:`_index_text`), once :meth:`text` needs them."""
     _pieces: list[str] = field(default_factory=list, repr=False)
     """The page's text pieces in document order."""
+    _piece_ends: list[int] = field(default_factory=list, repr=False)
+    """Characters in the pieces before each piece (one more entry than pieces)."""
     _paths: dict[etree._Element, str] = field(default_factory=dict, repr=False)
     """Absolute XPaths computed so far, per lxml element (keys keep the proxies alive, so identity holds)."""
 
@@ -147,12 +150,22 @@ class TagTree:
 
         Text pieces are joined with a space: adjacent cells and fields stay apart.
         """
+        first, last = self._piece_range(node)
+        return _SPACES.sub(" ", " ".join(self._pieces[first:last])).strip() if first < last else ""
+
+    def text_bound(self, node: int) -> int:
+        """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text."""
+        first, last = self._piece_range(node)
+        return self._piece_ends[last] - self._piece_ends[first] + last - first
+
+    def _piece_range(self, node: int) -> tuple[int, int]:
         if self._piece_keys is None:
             self._index_text()
         keys, size = self._piece_keys, len(self.elements) + 1
-        first = bisect_left(keys, node * size + size - 1)
-        last = bisect_left(keys, self.ends[node] * size + size - 1 - node)
-        return _SPACES.sub(" ", " ".join(self._pieces[first:last])).strip()
+        return (
+            bisect_left(keys, node * size + size - 1),
+            bisect_left(keys, self.ends[node] * size + size - 1 - node),
+        )
 
     def _index_text(self) -> None:
         """Lay the page's text pieces out in document order once, each under a sort key.
@@ -177,6 +190,7 @@ class TagTree:
         keyed.sort()
         self._piece_keys = [key for key, _ in keyed]
         self._pieces = [piece for _, piece in keyed]
+        self._piece_ends = [0, *accumulate(map(len, self._pieces))]
 
 
 def element_xpath(element: etree._Element, cache: dict[etree._Element, str]) -> str:
