@@ -95,8 +95,8 @@ def shaped_page(draw: st.DrawFn, max_size: int = 3000) -> str:
     inner = draw(TAG_SOUP)
     if draw(st.booleans()):
         return f"<html><body>{f'<{tag}>' * size}{inner}{f'</{tag}>' * draw(st.integers(0, size))}</body></html>"
-    record = f'<{tag}><a href="/j/{{}}">Journal {inner[:40]}</a> ISSN 0028-0836</{tag}>'
-    return "<html><body><ul>" + "".join(record.format(i) for i in range(size)) + "</ul></body></html>"
+    records = (f'<{tag}><a href="/j/{i}">Journal {inner[:40]}</a> ISSN 0028-0836</{tag}>' for i in range(size))
+    return "<html><body><ul>" + "".join(records) + "</ul></body></html>"
 
 
 def html_text(max_size: int = 3000) -> st.SearchStrategy[str]:
