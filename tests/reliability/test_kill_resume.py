@@ -1,0 +1,24 @@
+"""``kill -9`` of a crawl at random moments, then a resume with the same ``JOBDIR``: the database equals that of
+an uninterrupted crawl, no journal lost, none twice (:mod:`journals.resume`)."""
+
+from reliability_fixtures import workspace_fixture  # noqa: F401 (a fixture)
+
+from journals.reliability.scenarios import Workspace, kill_and_resume, kill_points
+from journals.resume import read_job_state
+
+
+def test_killed_crawl_resumes_to_the_uninterrupted_database(workspace: Workspace) -> None:
+    outcome = kill_and_resume(workspace, "kill", kill_points(1, 1))
+    assert outcome.held, outcome
+    assert outcome.figures["journals_lost"] == 0
+    # cb_kwargs carry the listing page (a FetchedPage dataclass): JOBDIR pickles every request to disk.
+    assert outcome.figures["resume_requests_on_disk"] > 0
+    assert outcome.figures["resume_requests_in_memory"] == 0
+
+
+def test_crawl_killed_twice_resumes_to_the_uninterrupted_database(workspace: Workspace) -> None:
+    outcome = kill_and_resume(workspace, "killtwice", kill_points(3, 2))
+    assert outcome.held, outcome
+    state = read_job_state(workspace.folder / "killtwice.job")
+    assert state is not None
+    assert state["finish_reason"] == "finished"
