@@ -57,7 +57,10 @@ class TextNode:
 def first_h1(root: etree._Element) -> etree._Element | None:
     """The page's first ``<h1>`` outside ``aside``, ``nav``, ``header``… (by tag: this runs on every page)."""
     for h1 in root.iter("h1"):
-        if not any(a.tag in SKIPPED_TAGS for a in h1.iterancestors()):
+        for ancestor in h1.iterancestors():
+            if ancestor.tag in SKIPPED_TAGS:
+                break
+        else:
             return h1
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from lxml import etree
 
@@ -35,9 +35,8 @@ class PageLike(Protocol):
     role: str
 
 
-@dataclass(frozen=True)
-class Found:
-    """One attribute's value and where it came from."""
+class Found(NamedTuple):
+    """One attribute's value and where it came from (a named tuple: one is made per value on every page)."""
 
     value: object
     """The normalised value; None when the page shows the attribute without a value ("n/a")."""
@@ -187,7 +186,7 @@ def extract_tree(
         result.learned = True
         for name, (value, xpath) in learned.items():
             result.values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
-    if has_structured_data(page.html):
+    if has_structured_data(page.html, root):
         _add_structured(page, root, result)
     return result
 

@@ -25,9 +25,38 @@ META_NAMES: dict[str, str] = {
 _MARKERS = ("application/ld+json", "itemscope", "citation_", "prism.", 'name="dc.', "name='dc.")
 
 
-def has_structured_data(html: str) -> bool:
-    """Whether ``html`` may carry structured data at all (a cheap test before the real parse)."""
-    return any(marker in html for marker in _MARKERS)
+TREE_TEST_FROM = 16_384
+"""Characters from which the markers are looked for in the parsed tree rather than in the text: a text search
+costs about a nanosecond per character per marker (0.6 ms on a 150 kB page, a third of its parse), the tree
+walk a fixed few microseconds plus a C pass over the elements."""
+_ITEMSCOPE = etree.XPath("boolean(//@itemscope)")
+
+
+def has_structured_data(html: str, root: etree._Element | None = None) -> bool:
+    """Whether ``html`` may carry structured data at all (a cheap test before the real parse).
+
+    Small pages are searched for the markers' text; large ones, given their ``root``, for the markup itself:
+    a ``citation_``/``prism.``/``dc.`` meta tag, a JSON-LD script or a microdata ``itemscope``.
+    """
+    if root is None or len(html) < TREE_TEST_FROM:
+        return any(marker in html for marker in _MARKERS)
+    return _meta_markup(root) or _embedded_markup(root)
+
+
+def _meta_markup(root: etree._Element) -> bool:
+    for meta in root.iter("meta"):
+        name = (meta.get("name") or meta.get("property") or "").casefold()
+        if name.startswith(("citation_", "prism.", "dc.")):
+            return True
+    return False
+
+
+def _embedded_markup(root: etree._Element) -> bool:
+    """A JSON-LD script or microdata: what extruct reads."""
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().casefold() == "application/ld+json":
+            return True
+    return bool(_ITEMSCOPE(root))
 
 
 def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, str]]:
@@ -38,7 +67,10 @@ def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, s
         content = (meta.get("content") or "").strip()
         if name in META_NAMES and content:
             found.setdefault(META_NAMES[name], (content, f"//meta[@name='{meta.get('name')}']/@content"))
-    if "application/ld+json" not in html and "itemscope" not in html:
+    if len(html) < TREE_TEST_FROM:
+        if "application/ld+json" not in html and "itemscope" not in html:
+            return found
+    elif not _embedded_markup(root):
         return found
     data = extruct.extract(html, syntaxes=["json-ld", "microdata"], uniform=True, errors="ignore")
     for syntax in ("json-ld", "microdata"):

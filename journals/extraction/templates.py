@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from lxml import etree
 
@@ -42,14 +43,21 @@ def template_signature(root: etree._Element) -> str:
                 break
             parts.append("/")
             parts.extend(_children(ancestor))
-    return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
+    return _digest("|".join(parts))
+
+
+@lru_cache(maxsize=4096)
+def _digest(structure: str) -> str:
+    """The digest of a page structure; pages of one template share it, so it is computed once."""
+    return hashlib.blake2b(structure.encode(), digest_size=8).hexdigest()
 
 
 def _children(element: etree._Element) -> list[str]:
     shapes: list[str] = []
-    for child in element:
-        if isinstance(child.tag, str):
-            shape = f"{child.tag}.{child.get('class', '')}"
+    for child in element[:]:  # a slice is cheaper than an iterator; each .tag builds a new str: read it once
+        tag = child.tag
+        if tag.__class__ is str:
+            shape = f"{tag}.{child.get('class') or ''}"
             if shapes and shapes[-1].rstrip("+") == shape:
                 shapes[-1] = shape + "+"
             else:

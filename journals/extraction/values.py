@@ -30,6 +30,8 @@ _ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Z
 _NUMBER = re.compile(
     r"(?<![\w.,])[-+−]?\d{1,3}(?:[,\s.\u202f\u00a0]\d{3})*(?:[.,]\d+)?(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?"
 )
+_PLAIN_AROUND = " :\t\r\n"
+"""What may sit around a lone value in a cell or after a label ("ISSN: 1234-5678")."""
 YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
 """A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
 _NULL_START = re.compile(r"^\W*(n/a|n\.a\.|tba|tbd|not available|none|nil)\b\W*", re.IGNORECASE)
@@ -40,18 +42,25 @@ _FALSE_WORDS = ("subscription", "hybrid", "no", "false", "closed", "subscription
 
 def clean(text: str) -> str:
     """``text`` with Unicode compatibility forms folded and whitespace collapsed."""
+    if text.isascii():  # NFKC leaves ASCII as it is
+        return " ".join(text.split())
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
 def is_null_text(text: str) -> bool:
     """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…)."""
-    cleaned = clean(text)
+    return _is_null_cleaned(clean(text))
+
+
+def _is_null_cleaned(cleaned: str) -> bool:
+    """:func:`is_null_text` of a text already :func:`clean` (cleaning twice changes nothing)."""
     return cleaned.strip(" :.;,").casefold() in NULL_WORDS or cleaned in {"-", "–", "—"}
 
 
 def issn_check_ok(digits: str) -> bool:
     """Whether eight ISSN characters (``NNNNNNNC``) carry a valid mod-11 check digit."""
-    total = sum(int(d) * w for d, w in zip(digits[:7], range(8, 1, -1), strict=True))
+    d = [int(c) for c in digits[:7]]
+    total = 8 * d[0] + 7 * d[1] + 6 * d[2] + 5 * d[3] + 4 * d[4] + 3 * d[5] + 2 * d[6]
     check = (11 - total % 11) % 11
     return digits[7].upper() == ("X" if check == 10 else str(check))
 
@@ -75,8 +84,9 @@ def _null_first(text: str) -> Parsed | None:
 
 def parse_issn(text: str, last: bool = False) -> Parsed | None:
     """An ISSN as ``NNNN-NNNC`` (``15384357`` accepted), check digit validated; "n/a" is a null value."""
-    if len(text) == 9 and text[4] == "-" and not last and _ISSN.fullmatch(text) and issn_check_ok(text[:4] + text[5:]):
-        return Parsed(text.upper(), text)
+    alone = text.strip(_PLAIN_AROUND)
+    if len(alone) == 9 and alone[4] == "-" and _ISSN.fullmatch(alone) and issn_check_ok(alone[:4] + alone[5:]):
+        return Parsed(alone.upper(), alone)  # the one ISSN of the text, as the general case below reads it
     found = list(_valid_issns(text))
     if not found:
         return None if last else _null_first(text)
@@ -112,9 +122,19 @@ def _is_year(token: str) -> bool:
     return bool(re.fullmatch(r"(?:19|20)\d\d", token))
 
 
+_PLAIN_NUMBER = re.compile(
+    r"[\s:]*(?:[(\[]\s*(?:19|20)\d\d\s*[)\]][\s:]*)?(\d+(?:[.,]\d+)?)(?:\s*[(\[]\s*(?:19|20)\d\d\s*[)\]])?\s*"
+)
+"""One number with at most a separator, spaces, colons and bracketed years around it ("(2024): 1,630"): the
+common case, read as :func:`_parse_number`'s general case reads it, without its scans."""
+
+
 def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
     if text[:1].isdecimal() and text.replace(".", "", 1).isdecimal():  # isdigit() takes "¹", float() refuses it
         return Parsed(float(text), text)
+    plain = _PLAIN_NUMBER.fullmatch(text)
+    if plain is not None:
+        return Parsed(to_float(plain[1], decimal_comma), plain[1])
     tokens = [m for m in _numbers(text) if m[0].strip()]
     if len(tokens) > 1:
         tokens = [m for m in tokens if not _is_year(m[0].strip())] or tokens
@@ -176,18 +196,19 @@ def parse_money(text: str, last: bool = False) -> Parsed | None:
 
 def parse_boolean(text: str, last: bool = False) -> Parsed | None:
     """Open access (True) or subscription (False), from the words sites use."""
-    folded = clean(text).strip(" :.;").casefold()
+    cleaned = clean(text)
+    folded = cleaned.strip(" :.;").casefold()
     if folded in _TRUE_WORDS:
-        return Parsed(True, clean(text))
+        return Parsed(True, cleaned)
     if folded in _FALSE_WORDS:
-        return Parsed(False, clean(text))
-    return Parsed(None, clean(text)) if is_null_text(text) else None
+        return Parsed(False, cleaned)
+    return Parsed(None, cleaned) if _is_null_cleaned(cleaned) else None
 
 
 def parse_name(text: str, last: bool = False) -> Parsed | None:
     """A person's name or names as shown: letters, no digits, no label punctuation."""
     value = clean(text).strip(" :;,")
-    if is_null_text(value):
+    if _is_null_cleaned(value):
         return Parsed(None, value)
     if not value or len(value) > 120 or not _NAME.match(value) or ":" in value:
         return None
@@ -197,7 +218,7 @@ def parse_name(text: str, last: bool = False) -> Parsed | None:
 def parse_text(text: str, last: bool = False) -> Parsed | None:
     """A short free text (title, subject, publisher)."""
     value = clean(text).strip(" :;,")
-    if is_null_text(value):
+    if _is_null_cleaned(value):
         return Parsed(None, value)
     if not value or len(value) > 200 or not any(c.isalpha() for c in value):
         return None
