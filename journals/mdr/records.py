@@ -38,7 +38,8 @@ price, a label and a value) are mostly two fields of one record."""
 
 
 def _records_of_node(tree: TagTree, node: int, threshold: float) -> list[Record]:
-    """FindRecords-1: the node's children when three or more are similar records, else the node itself.
+    """FindRecords-1: the node's children when three or more are similar records, each with some text (a
+    row of star icons or colour swatches is part of one record), else the node itself.
 
     A node whose only child is an element wrapping everything is looked through: its records are
     those of the innermost wrapped element's children.
@@ -47,7 +48,12 @@ def _records_of_node(tree: TagTree, node: int, threshold: float) -> list[Record]
     while len(tree.children[inner]) == 1:
         inner = tree.children[inner][0]
     kids = tree.children[inner]
-    if len(kids) >= _MIN_SPLIT and not _is_data_row(tree, inner) and _all_similar(tree, kids, threshold):
+    if (
+        len(kids) >= _MIN_SPLIT
+        and not _is_data_row(tree, inner)
+        and all(tree.text_bound(kid) for kid in kids)
+        and _all_similar(tree, kids, threshold)
+    ):
         return [[kid] for kid in kids]
     return [[node]]
 
