@@ -22,7 +22,7 @@ META_NAMES: dict[str, str] = {
     "dc.publisher": "publisher",
 }
 """``<meta name>`` (case-folded) → attribute."""
-_MARKERS = ("application/ld+json", "itemscope", "citation_", "prism.", 'name="dc.', "name='dc.")
+_MARKERS = ("application/ld+json", "itemscope", "citation_", "prism.", "dc.", "DC.")
 
 
 TREE_TEST_FROM = 16_384
@@ -40,15 +40,14 @@ def has_structured_data(html: str, root: etree._Element | None = None) -> bool:
     """
     if root is None or len(html) < TREE_TEST_FROM:
         return any(marker in html for marker in _MARKERS)
-    return _meta_markup(root) or _embedded_markup(root)
-
-
-def _meta_markup(root: etree._Element) -> bool:
-    for meta in root.iter("meta"):
-        name = (meta.get("name") or meta.get("property") or "").casefold()
-        if name.startswith(("citation_", "prism.", "dc.")):
+    for element in root.iter("meta", "script"):  # one pass over the tree for both
+        if element.tag == "meta":
+            name = (element.get("name") or element.get("property") or "").casefold()
+            if name.startswith(("citation_", "prism.", "dc.")):
+                return True
+        elif (element.get("type") or "").strip().casefold() == "application/ld+json":
             return True
-    return False
+    return bool(_ITEMSCOPE(root))
 
 
 def _embedded_markup(root: etree._Element) -> bool:
