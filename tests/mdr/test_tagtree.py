@@ -72,3 +72,18 @@ def test_deep_tree_builds_without_recursion():
 def test_str_declaring_an_encoding_but_empty_is_no_document():
     # Found by tests/properties: the UTF-8 retry of a str with an encoding declaration raised ParserError.
     assert parse_html('<?xml0 encoding=""') is None
+
+
+def test_text_keeps_text_after_comments_and_scripts_and_tails_at_the_end():
+    root = parse_html("<html><body><p>a<!-- x -->b<script>s</script>c<span>d</span>e</p>f</body></html>")
+    tree = TagTree.build(root)
+    p = next(node for node in range(len(tree.elements)) if tree.tag(node) == "p")
+    assert tree.text(p) == "a b c d e"
+    assert tree.text(0) == "a b c d e f"
+    assert tree.text_bound(p) >= len(tree.text(p))
+
+
+def test_svg_and_math_are_leaves():
+    tree = TagTree.build(parse_html("<html><body><svg><g><path/></g></svg><math><mi>x</mi></math></body></html>"))
+    assert [tree.tag(node) for node in range(len(tree.elements))] == ["html", "body", "svg", "math"]
+    assert tree.heights[1] == 2
