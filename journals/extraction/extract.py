@@ -182,13 +182,29 @@ def extract_tree(
                 result.values[name] = Found(value.value, value.raw, page.url, rules.xpaths[name], "rule")
     else:
         learned = learn_page(root, page.role, regions)
-        rules = learned_rules.learn(source, template, {k: xpath for k, (_, xpath) in learned.items()})
+        rules = learned_rules.learn(source, template, _changed_rules(rules, root, learned))
         result.learned = True
         for name, (value, xpath) in learned.items():
             result.values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
     if has_structured_data(page.html, root):
         _add_structured(page, root, result)
     return result
+
+
+def _changed_rules(
+    rules: TemplateRules | None, root: etree._Element, learned: Mapping[str, tuple[Parsed, str]]
+) -> dict[str, str]:
+    """The rules a learned page brings: those of attributes the template's current rules miss or misread here.
+
+    A rule that reads this page right is kept: the page may be the template's odd one ("eISSN 1234-5679" alone,
+    where the other pages say "ISSN … · eISSN …"), and its narrower rule would then miss the value everywhere else.
+    """
+    current = rules.xpaths if rules is not None else {}
+    return {
+        name: xpath
+        for name, (parsed, xpath) in learned.items()
+        if name not in current or current[name] == xpath or not _reproduces(root, name, current[name], parsed)
+    }
 
 
 def _add_structured(page: PageLike, root: etree._Element, result: PageExtraction) -> None:

@@ -73,3 +73,25 @@ def test_new_templates_are_met_ad_hoc_and_stored_rules_reload() -> None:
     extraction = extract_journal([_page(3, ROWS, "table")], reloaded, source="s")
     assert extraction.values["impact_factor"].method == "rule"
     assert extraction.value("impact_factor") == 4.117
+
+
+def _ids_page(n: int, ids: str) -> FetchedPage:
+    html = (
+        f"<html><body><main><h1>Journal {n}</h1><p class='ids'>{ids}</p><p>Impact Factor: 4.117</p>"
+        "<p>Editor-in-chief: Ada Li</p></main></body></html>"
+    )
+    return FetchedPage(url=f"https://example.org/ids/{n}", html=html, role="home")
+
+
+def test_an_odd_learning_page_does_not_narrow_a_rule_that_reads_it() -> None:
+    """A page showing only "eISSN y" learns a rule anchored at the start of its text; the template's other pages
+    write "ISSN x · eISSN y". Learned last, that page must keep the rule that reads both."""
+    learned_rules = LearnedRules()
+    both = "ISSN 3372-1653 · eISSN 7877-9537"
+    for n in range(LEARNING_PAGES - 1):
+        extract_journal([_ids_page(n, both)], learned_rules, source="s")
+    extract_journal([_ids_page(8, "eISSN 7877-9537")], learned_rules, source="s")
+    later = extract_journal([_ids_page(9, both)], learned_rules, source="s")
+    assert later.values["eissn"].method == "rule"
+    assert later.value("eissn") == "7877-9537"
+    assert later.value("issn") == "3372-1653"
