@@ -15,7 +15,7 @@ def _page(body: str) -> str:
 
 
 def _item(i: int) -> str:
-    return f"<li><a href='/p{i}'>Product number {i}</a><span>Some description of product {i}</span></li>"
+    return f"<li><img src='p{i}.png'/><a href='/p{i}'>Product number {i}</a><span>About product {i}</span></li>"
 
 
 def test_substantial_lists_nested_in_records_are_reported():
