@@ -9,10 +9,9 @@ Datasette reads SQLite only: a PostgreSQL database is first copied into the SQLi
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
+import os
 import pkgutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -91,12 +90,13 @@ class Command(ScrapyCommand):
             snapshot.dispose()
             print(f"snapshot: {database} ({sum(copied.values())} rows copied)")
         engine.dispose()
-        with tempfile.TemporaryDirectory(prefix="journals-datasette-") as tmp:
-            metadata = Path(tmp) / "metadata.json"
-            metadata.write_text(json.dumps(datasette_metadata(database.stem)), encoding="utf-8")
-            # Ctrl-C stops Datasette (same process group) and ends the command without a traceback.
-            with contextlib.suppress(KeyboardInterrupt):
-                subprocess.run(datasette_command(database, metadata, opts.port), check=False)
+        # One metadata file per served file name, rewritten each time: nothing piles up in the temp directory.
+        metadata = Path(tempfile.gettempdir()) / f"journals-datasette-{database.stem}.json"
+        metadata.write_text(json.dumps(datasette_metadata(database.stem)), encoding="utf-8")
+        sys.stdout.flush()
+        # Datasette replaces this process, so that Ctrl-C and SIGTERM reach the server itself.
+        command = datasette_command(database, metadata, opts.port)
+        os.execv(command[0], command)
 
 
 def datasette_metadata(database_name: str) -> dict[str, Any]:
