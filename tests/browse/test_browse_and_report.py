@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import browser
 import pytest
 from browser import browse_server, in_chromium, table_rows
 from conftest import PROJECT_ROOT, RunningSandbox, run_scrapy
@@ -120,3 +121,9 @@ def test_the_report_page_shows_stats_quality_and_plots(crawled, tmp_path):
 
     in_chromium(read)
     assert screenshot.stat().st_size > 10_000
+
+
+def test_a_missing_chromium_fails_with_the_command_that_installs_it(monkeypatch):
+    monkeypatch.setattr(browser, "CHROMIUM", Path("/nonexistent/chromium"))
+    with pytest.raises(pytest.fail.Exception, match="apt-get install -y chromium chromium-driver"):
+        browser.in_chromium(lambda page: None)
