@@ -89,3 +89,12 @@ BENCH_SCALE ?= 10000,100000
 BENCH_ONLY ?= crawl,algorithms,store,integration,scale
 bench: $(STAMP)
 	$(PY) -m journals.benchmarks --repeats $(BENCH_REPEATS) --scale $(BENCH_SCALE) --only $(BENCH_ONLY)
+
+# Reliability (issue 8, docs/RELIABILITY.md): a hostile-sandbox crawl, kill -9 and JOBDIR resume at random moments,
+# a locked SQLite file, PostgreSQL stopped for 10 s, a full then read-only disk; prints faults injected, journals
+# that survived them and journals lost, and writes the report to RELIABILITY_REPORT (root and Debian's postgresql
+# for the disk and PostgreSQL scenarios, else they are reported as skipped). About 5 minutes.
+RELIABILITY_REPORT ?= reliability.md
+.PHONY: reliability
+reliability: $(STAMP)
+	$(PY) -m journals.reliability --markdown $(RELIABILITY_REPORT)
