@@ -74,3 +74,5 @@ class JournalItem:
     """Per attribute: raw text, page URL, XPath and extractor. Stored, not exported."""
     pages: list[dict[str, str | None]] = field(default_factory=list, repr=False)
     """The pages the record was read from: ``url``, ``role`` and ``template`` signature. Stored, not exported."""
+    unchanged: bool = field(default=False, repr=False)
+    """Seen again by a re-crawl with every page unchanged: the store only marks its rows as re-confirmed."""

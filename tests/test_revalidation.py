@@ -81,3 +81,4 @@ def test_recrawl_revalidates_and_reextracts_only_changed_journals(tmp_path: Path
     assert {item["url"] for item in second} == pages_changed
     assert stat(log, "extraction/unchanged_skipped") == len(new) - len(pages_changed)
     assert stored_impact_factors(tmp_path / "j.db") == {url: v for url, v in new.items() if v is not None}
+    assert "'health/failed': False" in log, "unchanged journals count as seen by this crawl"

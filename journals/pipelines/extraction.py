@@ -11,7 +11,6 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
-from scrapy.exceptions import DropItem
 from scrapy.settings import BaseSettings
 from scrapy.utils.asyncio import run_in_thread
 from sqlalchemy.exc import SQLAlchemyError
@@ -80,8 +79,9 @@ class SQLRuleStore:
 
 
 def unchanged_since_last_crawl(item: JournalPages, settings: BaseSettings) -> bool:
-    """Whether a re-crawl may skip ``item``: ``EXTRACT_UNCHANGED_PAGES`` is off and every page of the journal
-    (not the listing) came from the page cache, fresh or revalidated with 304, so its rows are already stored.
+    """Whether a re-crawl may skip extracting ``item``: ``EXTRACT_UNCHANGED_PAGES`` is off and every page of the
+    journal (not the listing) came from the page cache, fresh or revalidated with 304, so its rows are already
+    stored; the store then only marks them re-confirmed (``JournalItem.unchanged``).
 
     Off by default: an offline replay from the cache exists precisely to re-extract every page.
     """
@@ -125,7 +125,7 @@ class ExtractionPipeline:
             return item
         if self.crawler is not None and unchanged_since_last_crawl(item, self.crawler.settings):
             self.crawler.stats.inc_value("extraction/unchanged_skipped")
-            raise DropItem(f"unchanged since the last crawl: {item.url}", log_level="DEBUG")
+            return JournalItem(source=item.source, url=item.url, unchanged=True)
         if self.rule_store is not None and item.source not in self._loaded_sources:
             self._loaded_sources.add(item.source)
             try:

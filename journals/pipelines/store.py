@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread, sleep
 from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy import Engine
@@ -92,11 +93,14 @@ class SQLStorePipeline:
         return engine
 
     async def process_item(self, item: Any) -> Any:
-        """Buffer a journal item and write the buffer once it holds a batch; return every item unchanged."""
+        """Buffer a journal item and write the buffer once it holds a batch; return every item as it came, but
+        drop from the feeds a journal a re-crawl found unchanged (its rows are only marked re-confirmed)."""
         if isinstance(item, JournalItem):
             self.pending_items.append(item)
             if len(self.pending_items) >= self.batch_size and not self.failed:
                 await self._flush()
+            if item.unchanged:
+                raise DropItem(f"unchanged since the last crawl: {item.url}", log_level="DEBUG")
         return item
 
     async def close_spider(self) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func
+from sqlalchemy import Engine, func, select, update
 from sqlalchemy.engine import Connection
 
 from journals.items import JournalItem
@@ -34,14 +34,21 @@ def write_journals(engine: Engine, items: Sequence[JournalItem], crawled_at: dat
 
     A journal is keyed by (source, url) and an attribute row by (journal, attribute), so writing the same
     items again updates rows in place. Attributes an item no longer has keep their older row and
-    ``crawled_at``. When a batch holds the same journal twice, the later item wins. ``crawled_at`` defaults
+    ``crawled_at``. When a batch holds the same journal twice, the later item wins. An ``unchanged`` item
+    (a re-crawl found its pages unchanged) only moves its stored rows' ``crawled_at``. ``crawled_at`` defaults
     to now (UTC).
     """
     if not items:
         return WriteResult(journals=0, attribute_rows=0)
     when = crawled_at or utcnow()
-    latest = list({(item.source, item.url): item for item in items}.values())
+    by_key = {(item.source, item.url): item for item in items}
+    unchanged = [item for item in by_key.values() if item.unchanged]
+    latest = [item for item in by_key.values() if not item.unchanged]
     with engine.begin() as conn:
+        if unchanged:
+            _reconfirm(conn, unchanged, when)
+        if not latest:
+            return WriteResult(journals=0, attribute_rows=0)
         journal_ids = _upsert_journals(conn, latest, when)
         rows = [row for item in latest for row in attribute_rows(item, journal_ids[item.source, item.url], when)]
         _upsert_attribute_values(conn, _storable(conn, rows))
@@ -69,6 +76,16 @@ def _upsert_journals(conn: Connection, items: list[JournalItem], when: datetime)
     ]
     rows = conn.execute(stmt, _storable(conn, params))
     return {(names_by_id[source_id], url): journal_id for journal_id, source_id, url in rows}
+
+
+def _reconfirm(conn: Connection, items: list[JournalItem], when: datetime) -> None:
+    """Mark the stored rows of journals a re-crawl found unchanged as confirmed at ``when``."""
+    ids_by_source = source_ids(conn, (item.source for item in items))
+    for source, source_id in ids_by_source.items():
+        urls = [item.url for item in items if item.source == source]
+        journal_ids = select(Journal.id).where(Journal.source_id == source_id, Journal.url.in_(urls))
+        conn.execute(update(AttributeValue).where(AttributeValue.journal_id.in_(journal_ids)).values(crawled_at=when))
+        conn.execute(update(Journal).where(Journal.id.in_(journal_ids)).values(crawled_at=when))
 
 
 def _upsert_pages(conn: Connection, items: list[JournalItem], when: datetime) -> None:
