@@ -134,15 +134,20 @@ def _rising_regions(
 ) -> list[list[Region]]:
     """UnCoveredDRs: the region lists of the children no region of their parent covers (taken out of
     ``found``); those of covered children go to ``nested``."""
+    carrying = found.keys() & kids  # the children with regions of their own or below them, usually none
+    if not carrying:
+        return []
     if not own:
-        return [found.pop(kid) for kid in kids if kid in found]
-    covered = bytearray(len(kids))
+        return [found.pop(kid) for kid in carrying]
+    covered = set()
     for region in own:
-        covered[region.start : region.start + region.count] = b"\x01" * region.count
-    lists = [found.pop(kid) for index, kid in enumerate(kids) if kid in found and not covered[index]]
-    for index, kid in enumerate(kids):
-        if covered[index] and kid in found:
+        covered.update(kids[region.start : region.start + region.count])
+    lists = []
+    for kid in carrying:
+        if kid in covered:
             nested.extend(found.pop(kid))
+        else:
+            lists.append(found.pop(kid))
     return lists
 
 
