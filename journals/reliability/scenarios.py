@@ -229,7 +229,7 @@ def disk_full(workspace: Workspace, folder: Path, size_kb: int) -> Outcome:
         outcome.figures.update(read_only.figures)
         outcome.problems += read_only.problems
     finally:
-        subprocess.run(["umount", str(folder)], check=False)
+        subprocess.run(["umount", "--lazy", str(folder)], check=True)  # lazy: a file still open cannot keep it
     return outcome
 
 

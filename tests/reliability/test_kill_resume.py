@@ -1,10 +1,15 @@
 """``kill -9`` of a crawl at random moments, then a resume with the same ``JOBDIR``: the database equals that of
 an uninterrupted crawl, no journal lost, none twice (:mod:`journals.resume`)."""
 
+import shutil
+from datetime import datetime
+
 from reliability_fixtures import workspace_fixture  # noqa: F401 (a fixture)
+from sqlalchemy import create_engine, select
 
 from journals.reliability.scenarios import Workspace, kill_and_resume, kill_points
 from journals.resume import read_job_state
+from journals.store.models import Journal
 
 
 def test_killed_crawl_resumes_to_the_uninterrupted_database(workspace: Workspace) -> None:
@@ -22,3 +27,19 @@ def test_crawl_killed_twice_resumes_to_the_uninterrupted_database(workspace: Wor
     state = read_job_state(workspace.folder / "killtwice.job")
     assert state is not None
     assert state["finish_reason"] == "finished"
+
+
+def test_a_repair_skips_only_journals_this_job_stored(workspace: Workspace) -> None:
+    """Journals an older crawl stored are crawled again by the job, not skipped as done."""
+    shutil.copy(workspace.folder / "baseline.db", workspace.folder / "refresh.db")
+    outcome = kill_and_resume(workspace, "refresh", kill_points(4, 1))
+    assert outcome.held, outcome
+    state = read_job_state(workspace.folder / "refresh.job")
+    assert state is not None
+    job_started = datetime.fromisoformat(state["started_at"])
+    engine = create_engine(f"sqlite:///{workspace.folder / 'refresh.db'}")
+    with engine.connect() as conn:
+        crawled = conn.execute(select(Journal.crawled_at)).scalars().all()
+    engine.dispose()
+    assert crawled
+    assert min(crawled) >= job_started
