@@ -92,9 +92,9 @@ bench: $(STAMP)
 
 # Reliability (issue 8, docs/RELIABILITY.md): a hostile-sandbox crawl, kill -9 and JOBDIR resume at random moments,
 # a locked SQLite file, PostgreSQL stopped for 10 s, a full then read-only disk; prints faults injected, journals
-# that survived them and journals lost, and writes the report to RELIABILITY_REPORT (root and Debian's postgresql
-# for the disk and PostgreSQL scenarios, else they are reported as skipped). About 5 minutes.
-RELIABILITY_REPORT ?= reliability.md
+# that survived them and journals lost, and writes them under RELIABILITY_REPORT's "## Measured" heading (root and
+# Debian's postgresql for the disk and PostgreSQL scenarios, else they are reported as skipped). About 5 minutes.
+RELIABILITY_REPORT ?= docs/RELIABILITY.md
 .PHONY: reliability
 reliability: $(STAMP)
 	$(PY) -m journals.reliability --markdown $(RELIABILITY_REPORT)

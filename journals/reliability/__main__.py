@@ -13,6 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -117,20 +118,51 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+MEASURED_HEADING = "## Measured"
+LEGEND = (
+    "*Faults injected* counts the listing, journal and metrics pages of the sites' journals that carry a fault (or a "
+    "404); *journals through a fault stored* counts the journals reachable without a permanent fault that had a "
+    "faulty page on their way and were stored with their right title; *journals lost* adds up every scenario's "
+    "journals missing from the final database.\n"
+)
+
+
+def report(outcomes: list[tuple[Outcome, float]], args: argparse.Namespace) -> str:
+    """The Markdown report: what ran where, the headline, the legend, then every scenario."""
+    setting = (
+        f"`make reliability` on {date.today().isoformat()}, {os.cpu_count()} cores: a {args.journals}-journal world "
+        f"(seed {args.seed}), the hostile crawl over all eight sites, the other scenarios over {' and '.join(SITES)}."
+    )
+    scenarios = "\n".join(format_outcome(outcome, seconds) for outcome, seconds in outcomes)
+    return f"{setting}\n\n{summary(outcomes)}\n{LEGEND}\n{scenarios}"
+
+
+def write_measured(path: Path, text: str) -> None:
+    """Put ``text`` under the ``## Measured`` heading of ``path``, replacing that section; append it if absent."""
+    document = path.read_text(encoding="utf-8") if path.exists() else ""
+    section = f"{MEASURED_HEADING}\n\n{text.rstrip()}\n"
+    if MEASURED_HEADING not in document:
+        path.write_text(f"{document.rstrip()}\n\n{section}".lstrip(), encoding="utf-8")
+        return
+    before, _, rest = document.partition(MEASURED_HEADING)
+    after = rest[rest.find("\n## ") + 1 :] if "\n## " in rest else ""
+    path.write_text(f"{before}{section}\n{after}".rstrip() + "\n", encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run every scenario, print the report (and write it to ``--markdown``); exit 1 if one did not hold."""
+    """Run every scenario and print the report; ``--markdown FILE`` also writes it into FILE's ``## Measured``
+    section. Exit 1 if a scenario did not hold."""
     parser = argparse.ArgumentParser(prog="python -m journals.reliability", description=__doc__)
     parser.add_argument("--journals", type=int, default=300, help="journals in each sandbox world")
     parser.add_argument("--seed", type=int, default=1, help="seed of the world and of the kill points")
     parser.add_argument("--kills", type=int, default=3, help="single kill points (a double kill comes on top)")
-    parser.add_argument("--markdown", metavar="FILE", help="also write the report to FILE")
+    parser.add_argument("--markdown", metavar="FILE", help="write the report under FILE's '## Measured' heading")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="journals-reliability-") as folder:
         outcomes = run_all(Path(folder), args.journals, args.seed, args.kills)
-    report = summary(outcomes) + "\n" + "\n".join(format_outcome(o, s) for o, s in outcomes)
     print("\n" + summary(outcomes))
     if args.markdown:
-        Path(args.markdown).write_text(report, encoding="utf-8")
+        write_measured(Path(args.markdown), report(outcomes, args))
     return 0 if all(o.held for o, _ in outcomes) else 1
 
 
