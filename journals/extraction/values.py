@@ -30,7 +30,7 @@ _ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Z
 _NUMBER = re.compile(
     r"(?<![\w.,])[-+−]?\d{1,3}(?:[,\s.\u202f\u00a0]\d{3})*(?:[.,]\d+)?(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?"
 )
-_PLAIN_AROUND = " :\t\r\n"
+_PLAIN_AROUND = " :;,/|·\t\r\n"
 """What may sit around a lone value in a cell or after a label ("ISSN: 1234-5678")."""
 YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
 """A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
