@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from journals.mdr.records import region_records
+from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
 from journals.mdr.tagtree import TagTree, parse_html
 
@@ -76,6 +76,10 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     mined = []
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
+            if region.k == 1 and region.count < MIN_RECORDS and not any(
+                may_split(tree, kid) for kid in tree.children[region.parent][region.start : region.start + region.count]
+            ):
+                continue  # a pair of nodes that stays a pair: fewer records than any region needs
             region, region_k, records = region_records(tree, region, threshold, taken)  # noqa: PLW2901
             bounds = [sum(tree.text_bound(node) for node in nodes) for nodes in records]
             records = [nodes for nodes, bound in zip(records, bounds, strict=True) if bound]

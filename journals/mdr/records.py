@@ -37,6 +37,14 @@ _MIN_SPLIT = 3
 price, a label and a value) are mostly two fields of one record."""
 
 
+def may_split(tree: TagTree, node: int) -> bool:
+    """Whether FindRecords-1 could take a GN of this one node apart (cheap: no comparison, no text)."""
+    children = tree.children
+    while len(children[node]) == 1:
+        node = children[node][0]
+    return len(children[node]) >= _MIN_SPLIT
+
+
 def _records_of_node(tree: TagTree, node: int, threshold: float) -> list[Record]:
     """FindRecords-1: the node's children when three or more are similar records, each with some text (a
     row of star icons or colour swatches is part of one record), else the node itself.
