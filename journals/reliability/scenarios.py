@@ -107,7 +107,7 @@ def kill_and_resume(workspace: Workspace, name: str, points: list[float]) -> Out
     same ``JOBDIR`` until it finishes; its database must equal the baseline."""
     outcome = Outcome(f"kill -9 at {', '.join(f'{p:.0%}' for p in points)} of the pages, resume")
     crawl = workspace.crawl(name, None, "DATABASE_BATCH_SIZE=20")
-    stored_at_kills = []
+    stored_at_kills, seen_bytes = [], []
     for point in points:
         process = crawl.start()
         target = max(1, int(point * workspace.pages))
@@ -115,8 +115,14 @@ def kill_and_resume(workspace: Workspace, name: str, points: list[float]) -> Out
         process.kill()
         process.wait()
         stored_at_kills.append(count_rows(crawl.database_url, "journals"))
+        assert crawl.jobdir is not None
+        seen = crawl.jobdir / "requests.seen"
+        seen_bytes.append(seen.stat().st_size if seen.exists() else 0)
     result = crawl.run()
     outcome.figures["journals_stored_at_kills"] = stored_at_kills
+    # Non-zero: Scrapy's duplicate filter had reached the disk, so a plain JOBDIR resume would filter out the
+    # start page and lose every journal not stored (the file is written through a 4 kB buffer).
+    outcome.figures["requests_seen_bytes_at_kills"] = seen_bytes
     outcome.figures["resume_finish_reason"] = result.finish_reason
     outcome.figures["resume_skipped_stored"] = result.stats.get("resume/skipped_requests", 0)
     # Requests carry their listing page in cb_kwargs: JOBDIR must pickle them all to disk, none kept in memory.

@@ -18,8 +18,9 @@ from journals.reliability.scenarios import Workspace
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "operations"))
 from server_fixtures import postgres_fixture  # noqa: F401 (the fixture, re-exported)
 
-SITES = ("wiley",)
-"""One site of the 300-journal test sandbox (redirected former titles included): a crawl of a few seconds."""
+SITES = ("elsevier", "wiley")
+"""Two sites of the 300-journal test sandbox (156 journals, 333 pages, redirects included): enough requests that
+Scrapy's duplicate filter reaches the disk before a late kill."""
 
 
 _workspaces: dict[str, Workspace] = {}
@@ -29,7 +30,7 @@ of it, and the uninterrupted crawl is worth running once."""
 
 @pytest.fixture(scope="session", name="workspace")
 def workspace_fixture(sandbox: RunningSandbox, tmp_path_factory: pytest.TempPathFactory) -> Workspace:
-    """The sandbox's site, a scratch folder, and the database of one uninterrupted crawl of it."""
+    """The sandbox's sites, a scratch folder, and the database of one uninterrupted crawl of it."""
     start_urls = ",".join(sandbox.start_url(site) for site in SITES)
     if start_urls not in _workspaces:
         workspace = Workspace(start_urls, tmp_path_factory.mktemp("reliability"))

@@ -1,5 +1,10 @@
-"""``kill -9`` of a crawl at random moments, then a resume with the same ``JOBDIR``: the database equals that of
-an uninterrupted crawl, no journal lost, none twice (:mod:`journals.resume`)."""
+"""``kill -9`` of a crawl, then a resume with the same ``JOBDIR``: the database equals that of an uninterrupted
+crawl, no journal lost, none twice (:mod:`journals.resume`).
+
+The kill points are late enough that Scrapy's duplicate filter has reached the disk: there a plain ``JOBDIR``
+resume filters out the start page and loses every journal not stored (36 of 156 at 80 %, measured). Before that,
+a plain resume happens to crawl everything again; ``make reliability`` draws its kill points at random.
+"""
 
 import shutil
 from datetime import datetime
@@ -7,14 +12,15 @@ from datetime import datetime
 from reliability_fixtures import workspace_fixture  # noqa: F401 (a fixture)
 from sqlalchemy import create_engine, select
 
-from journals.reliability.scenarios import Workspace, kill_and_resume, kill_points
+from journals.reliability.scenarios import Workspace, kill_and_resume
 from journals.resume import read_job_state
 from journals.store.models import Journal
 
 
 def test_killed_crawl_resumes_to_the_uninterrupted_database(workspace: Workspace) -> None:
-    outcome = kill_and_resume(workspace, "kill", kill_points(1, 1))
+    outcome = kill_and_resume(workspace, "kill", [0.7])
     assert outcome.held, outcome
+    assert outcome.figures["requests_seen_bytes_at_kills"][0] > 0
     assert outcome.figures["journals_lost"] == 0
     # cb_kwargs carry the listing page (a FetchedPage dataclass): JOBDIR pickles every request to disk.
     assert outcome.figures["resume_requests_on_disk"] > 0
@@ -22,7 +28,7 @@ def test_killed_crawl_resumes_to_the_uninterrupted_database(workspace: Workspace
 
 
 def test_crawl_killed_twice_resumes_to_the_uninterrupted_database(workspace: Workspace) -> None:
-    outcome = kill_and_resume(workspace, "killtwice", kill_points(3, 2))
+    outcome = kill_and_resume(workspace, "killtwice", [0.6, 0.85])
     assert outcome.held, outcome
     state = read_job_state(workspace.folder / "killtwice.job")
     assert state is not None
@@ -32,7 +38,7 @@ def test_crawl_killed_twice_resumes_to_the_uninterrupted_database(workspace: Wor
 def test_a_repair_skips_only_journals_this_job_stored(workspace: Workspace) -> None:
     """Journals an older crawl stored are crawled again by the job, not skipped as done."""
     shutil.copy(workspace.folder / "baseline.db", workspace.folder / "refresh.db")
-    outcome = kill_and_resume(workspace, "refresh", kill_points(4, 1))
+    outcome = kill_and_resume(workspace, "refresh", [0.75])
     assert outcome.held, outcome
     state = read_job_state(workspace.folder / "refresh.job")
     assert state is not None
