@@ -207,8 +207,10 @@ def element_xpath(element: etree._Element, cache: dict[etree._Element, str]) -> 
     path = cache[current] if current is not None else ""
     for ancestor in reversed(missing):
         parent = ancestor.getparent()
-        if parent is None:
-            path = "/" + ancestor.tag
+        if parent is None:  # the root; libxml2 puts text after </html> in a second root ``html``
+            before = sum(1 for _ in ancestor.itersiblings(ancestor.tag, preceding=True))
+            after = next(ancestor.itersiblings(ancestor.tag), None) is not None
+            path = f"/{ancestor.tag}[{before + 1}]" if before or after else "/" + ancestor.tag
             cache[ancestor] = path
             continue
         _number_children(parent, path, cache)

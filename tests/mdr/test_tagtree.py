@@ -87,3 +87,11 @@ def test_svg_and_math_are_leaves():
     tree = TagTree.build(parse_html("<html><body><svg><g><path/></g></svg><math><mi>x</mi></math></body></html>"))
     assert [tree.tag(node) for node in range(len(tree.elements))] == ["html", "body", "svg", "math"]
     assert tree.heights[1] == 2
+
+
+def test_root_path_counts_the_second_root_libxml2_makes_of_text_after_html():
+    root = parse_html("<html><body><p>x</p><p>y</p></body></html>0")
+    tree = TagTree.build(root)
+    getpath = root.getroottree().getpath
+    assert tree.xpath(0) == getpath(root) == "/html[1]"
+    assert [tree.xpath(node) for node in range(len(tree.elements))] == [getpath(e) for e in tree.elements]
