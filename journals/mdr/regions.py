@@ -38,6 +38,15 @@ def similar(a: str, b: str, threshold: float) -> bool:
     return Levenshtein.distance(a, b, score_cutoff=cutoff) <= cutoff
 
 
+def _slices_similar(tokens: str, start: int, middle: int, end: int, threshold: float) -> bool:
+    """:func:`similar` on ``tokens[start:middle]`` and ``tokens[middle:end]``, rejecting on length before slicing."""
+    len_a, len_b = middle - start, end - middle
+    cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
+    if (len_a - len_b if len_a > len_b else len_b - len_a) > cutoff:
+        return False
+    return Levenshtein.distance(tokens[start:middle], tokens[middle:end], score_cutoff=cutoff) <= cutoff
+
+
 def nodes_similar(tree: TagTree, first: int, second: int, threshold: float) -> bool:
     """Whether the subtrees of two nodes have similar tag strings."""
     tokens, ends = tree.tokens, tree.ends
@@ -175,12 +184,11 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
             continue
         if len(kids) == 2:  # most nodes: one comparison, one possible region
             first, second = kids
-            pair = similar(tokens[first:second], tokens[second : ends[second]], threshold)
-            own = [Region(node, 1, 0, 2)] if pair else []
+            own = [Region(node, 1, 0, 2)] if _slices_similar(tokens, first, second, ends[second], threshold) else []
         elif len(kids) == 3:  # k = 1 only: two comparisons
             first, second, third = kids
-            left = similar(tokens[first:second], tokens[second:third], threshold)
-            right = similar(tokens[second:third], tokens[third : ends[third]], threshold)
+            left = _slices_similar(tokens, first, second, third, threshold)
+            right = _slices_similar(tokens, second, third, ends[third], threshold)
             own = [Region(node, 1, 0 if left else 1, 2 + (left and right))] if left or right else []
         else:
             runs = _comb_comp(tree, kids, max_k, threshold)

@@ -8,7 +8,7 @@ anywhere: deeply nested pages only cost their size.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -92,11 +92,9 @@ class TagTree:
         elements: list[etree._Element] = [root]
         tags: list[str] = [root.tag]
         parents: list[int] = [-1]
-        children: list[list[int]] = [[]]
-        extra_text: dict[int, list[str]] = {}
-        extra_tail: dict[int, list[str]] = {}
+        left_out_tails: list[tuple[int, int, str]] = []  # (parent, last node so far, tail)
         index: dict[etree._Element, int] = {root: 0}
-        add_element, add_tag, add_parent, add_children = elements.append, tags.append, parents.append, children.append
+        add_element, add_tag, add_parent = elements.append, tags.append, parents.append
         node = 0
         iterator = root.iter()
         next(iterator)
@@ -108,21 +106,18 @@ class TagTree:
             if tag.__class__ is not str or tag in IGNORED_TAGS:
                 tail = element.tail
                 if tail:  # the text after a comment, a script, … still belongs where it stands
-                    siblings = children[parent]
-                    if siblings:
-                        extra_tail.setdefault(siblings[-1], []).append(tail)
-                    else:
-                        extra_text.setdefault(parent, []).append(tail)
+                    left_out_tails.append((parent, node, tail))
                 continue
             node += 1
             if tag not in OPAQUE_TAGS:
                 index[element] = node
             add_element(element)
             add_tag(tag)
-            children[parent].append(node)
-            add_children([])
             add_parent(parent)
         size = len(elements)
+        children: list[list[int]] = [[] for _ in range(size)]
+        for node in range(1, size):
+            children[parents[node]].append(node)
         sizes = [1] * size
         heights = [1] * size
         for node in range(size - 1, 0, -1):
@@ -130,6 +125,15 @@ class TagTree:
             sizes[parent] += sizes[node]
             if heights[parent] <= heights[node]:
                 heights[parent] = heights[node] + 1
+        extra_text: dict[int, list[str]] = {}
+        extra_tail: dict[int, list[str]] = {}
+        for parent, last, tail in left_out_tails:  # after the parent's last kept child so far, else its text
+            siblings = children[parent]
+            before = bisect_right(siblings, last)
+            if before:
+                extra_tail.setdefault(siblings[before - 1], []).append(tail)
+            else:
+                extra_text.setdefault(parent, []).append(tail)
         ends = [node + subtree for node, subtree in enumerate(sizes)]
         tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(tags))}
         token_chars = map(tag_chars.__getitem__, tags)
