@@ -201,5 +201,7 @@ class Site:
                     value = round(value, 1)
                 elif roll < spec.stale_rate + spec.round_rate + spec.wrong_rate:
                     value = round(value * rng.choice((0.99, 1.01)), 3)
+                if name == "citescore":
+                    value = round(value, 1)  # CiteScore is published with one decimal, stale or not
             shown[name] = value
         return shown
