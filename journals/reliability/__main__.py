@@ -82,7 +82,8 @@ def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Ou
         workspace.run_baseline()
         for i in range(kills):
             run(lambda i=i: kill_and_resume(workspace, f"kill{i}", kill_points(seed + i, 1)))
-        run(lambda: kill_and_resume(workspace, "killtwice", kill_points(seed + kills, 2)))
+        # Twice late in the crawl, where Scrapy's own duplicate filter has reached the disk (docs/RELIABILITY.md).
+        run(lambda: kill_and_resume(workspace, "killtwice", kill_points(seed + kills, 2, low=0.8, high=0.95)))
         run(lambda: sqlite_locked(workspace, "lockshort", seconds=4, write_attempts=4))
         run(lambda: sqlite_locked(workspace, "locklong", seconds=12, write_attempts=2))
         run(lambda: postgres_scenario(workspace))

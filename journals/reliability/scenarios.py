@@ -96,10 +96,10 @@ class Workspace:
             outcome.problems.append(f"{len(differing)} rows differ from the baseline, e.g. {differing[:3]}")
 
 
-def kill_points(seed: int, count: int) -> list[float]:
-    """``count`` random moments of a crawl, as shares of its pages fetched (between 10 % and 90 %)."""
+def kill_points(seed: int, count: int, low: float = 0.1, high: float = 0.9) -> list[float]:
+    """``count`` random moments of a crawl, as shares of its pages fetched (between ``low`` and ``high``)."""
     rng = random.Random(seed)
-    return sorted(round(rng.uniform(0.1, 0.9), 2) for _ in range(count))
+    return sorted(round(rng.uniform(low, high), 2) for _ in range(count))
 
 
 def kill_and_resume(workspace: Workspace, name: str, points: list[float]) -> Outcome:
