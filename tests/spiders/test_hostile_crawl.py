@@ -20,7 +20,7 @@ SEED, JOURNALS = 7, 400
 
 @pytest.fixture(scope="module")
 def hostile() -> Iterator[tuple[SandboxServer, dict]]:
-    plan = FaultPlan(seed=SEED, rate=0.12, timeout_seconds=3.0)
+    plan = FaultPlan(seed=SEED, rate=0.12, timeout_seconds=4.0)
     web = SandboxWeb(seed=SEED, size=JOURNALS)
     server = SandboxServer(web, port=0, faults=plan)
     server.start_in_thread()
@@ -65,7 +65,7 @@ def test_hostile_crawl_completes_and_keeps_every_reachable_journal(
         "-s",
         f"DATABASE_URL=sqlite:///{tmp_path / 'j.db'}",
         "-s",
-        "DOWNLOAD_TIMEOUT=1",
+        "DOWNLOAD_TIMEOUT=2",
         "-s",
         "RETRY_TIMES=3",
         "-s",
