@@ -16,7 +16,7 @@ from typing import Any
 
 from journals.integration.distance import direct_distances, indirect_distances
 from journals.integration.fusion import Claim, fuse
-from journals.integration.integrator import claims_by_item, name_mappings
+from journals.integration.integrator import claims_by_item, cyclic_gc_paused, name_mappings
 from journals.integration.linkage import link_records
 from journals.integration.mapping import abstract_extraction, abstract_integration, overlaps
 from journals.integration.model import NUMBER, Observation, PhysicalAttribute, SourceRecord
@@ -73,20 +73,21 @@ def bench_integration(journals: int = 100_000, seed: int = 1) -> dict[str, Any]:
         timings[name] = round(now - since, 3)
         return now
 
-    mark = time.perf_counter()
-    linkage = link_records(records)
-    mark = step("linkage", mark)
-    direct, compared = direct_distances(attributes, linkage.journal_of)
-    indirect = indirect_distances(attributes, direct, compared)
-    mark = step("distances", mark)
-    extraction = abstract_extraction([*direct, *indirect], overlaps(attributes))
-    integration = abstract_integration(attributes, extraction.matches)
-    far = compared - {frozenset((d.a, d.b)) for d in direct}
-    conceptual = name_mappings(integration.mappings, attributes, far)
-    mark = step("mapping", mark)
-    items: dict[tuple[int, str], list[Claim]] = claims_by_item(conceptual, {a.name: a for a in attributes}, linkage)
-    fusion = fuse(items)
-    step("fusion", mark)
+    with cyclic_gc_paused():
+        mark = time.perf_counter()
+        linkage = link_records(records)
+        mark = step("linkage", mark)
+        direct, compared = direct_distances(attributes, linkage.journal_of)
+        indirect = indirect_distances(attributes, direct, compared)
+        mark = step("distances", mark)
+        extraction = abstract_extraction([*direct, *indirect], overlaps(attributes))
+        integration = abstract_integration(attributes, extraction.matches)
+        far = compared - {frozenset((d.a, d.b)) for d in direct}
+        conceptual = name_mappings(integration.mappings, attributes, far)
+        mark = step("mapping", mark)
+        items: dict[tuple[int, str], list[Claim]] = claims_by_item(conceptual, {a.name: a for a in attributes}, linkage)
+        fusion = fuse(items)
+        step("fusion", mark)
     return {
         "journals": journals,
         "sources": 8,
