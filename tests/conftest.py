@@ -58,8 +58,8 @@ def sandbox() -> Iterator[RunningSandbox]:
 
 def run_scrapy(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run ``scrapy ARGS`` in the project as a user would, returning the completed process."""
-    full_env = {**os.environ, **(env or {})}
-    full_env.pop("DATABASE_URL", None) if env is None or "DATABASE_URL" not in env else None
+    # DATABASE_URL in the environment would override every test's -s DATABASE_URL: only the test's own counts.
+    full_env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"} | (env or {})
     return subprocess.run(
         [sys.executable, "-m", "scrapy", *args],
         cwd=PROJECT_ROOT,
