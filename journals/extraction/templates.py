@@ -133,10 +133,15 @@ class LearnedRules:
         return rules
 
     def take_changed(self) -> dict[tuple[str, str], dict[str, str]]:
-        """The rules changed since the last call (to save), forgetting them."""
-        taken = {k: dict(self.templates[k[0]][k[1]].xpaths) for k in sorted(self.changed)}
-        self.changed.clear()
-        return taken
+        """The trusted rules changed since the last call (to save), forgetting them.
+
+        A template still learning (fewer than :data:`LEARNING_PAGES` pages) is kept back: stored rules are
+        trusted alone when loaded, so saving half-learned ones would let a crawl killed early teach the next one
+        a template without its rarer rows (found by the kill-and-resume test).
+        """
+        ready = sorted(k for k in self.changed if self.templates[k[0]][k[1]].pages_learned >= LEARNING_PAGES)
+        self.changed.difference_update(ready)
+        return {k: dict(self.templates[k[0]][k[1]].xpaths) for k in ready}
 
 
 LEARNING_PAGES = 5

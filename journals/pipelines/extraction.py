@@ -141,8 +141,8 @@ class ExtractionPipeline:
         if self.crawler is not None and self.crawler.stats is not None:
             for page in extraction.pages:
                 self.crawler.stats.inc_value("extraction/pages_learned" if page.learned else "extraction/pages_by_rule")
-        if self.rule_store is not None and self.learned_rules.changed:
-            await run_in_thread(self._save, self.learned_rules.take_changed())
+        if self.rule_store is not None and self.learned_rules.changed and (ready := self.learned_rules.take_changed()):
+            await run_in_thread(self._save, ready)
         return self.journal_item(item, extraction)
 
     def _save(self, changed: Mapping[tuple[str, str], Mapping[str, str]]) -> None:

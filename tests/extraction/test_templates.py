@@ -64,8 +64,9 @@ def test_an_invalid_value_triggers_relearning() -> None:
 
 def test_new_templates_are_met_ad_hoc_and_stored_rules_reload() -> None:
     learned_rules = LearnedRules()
-    extract_journal([_page(1, ROWS)], learned_rules, source="s")
-    extract_journal([_page(2, ROWS, "table")], learned_rules, source="s")
+    for n in range(LEARNING_PAGES):
+        extract_journal([_page(10 + n, ROWS)], learned_rules, source="s")
+        extract_journal([_page(20 + n, ROWS, "table")], learned_rules, source="s")
     changed = learned_rules.take_changed()
     assert len(changed) == 2
     reloaded = LearnedRules()
@@ -95,3 +96,13 @@ def test_an_odd_learning_page_does_not_narrow_a_rule_that_reads_it() -> None:
     assert later.values["eissn"].method == "rule"
     assert later.value("eissn") == "7877-9537"
     assert later.value("issn") == "3372-1653"
+
+
+def test_half_learned_templates_are_not_handed_out_for_saving() -> None:
+    rules = LearnedRules()
+    for _ in range(LEARNING_PAGES - 1):
+        rules.learn("site", "t1", {"issn": "//p[1]"})
+    assert rules.take_changed() == {}
+    rules.learn("site", "t1", {"editor_in_chief": "//p[2]"})
+    assert rules.take_changed() == {("site", "t1"): {"issn": "//p[1]", "editor_in_chief": "//p[2]"}}
+    assert rules.take_changed() == {}
