@@ -132,7 +132,7 @@ def _reproduces(root: etree._Element, name: str, xpath: str, parsed: Parsed) -> 
     """Whether ``xpath`` yields ``parsed`` again on the page it was learned on."""
     try:
         again = parse_value(_attributes()[name].type, str(root.xpath(xpath)), last=reads_last(xpath))
-    except etree.XPathError:
+    except (etree.XPathError, ValueError):  # ValueError: a label with control characters cannot be an XPath literal
         return False
     return again is not None and again.value == parsed.value
 
