@@ -12,10 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
+
+# The suite replays the same generated examples on every run, so CI is deterministic; `make fuzz` explores anew.
+hypothesis_settings.register_profile("suite", derandomize=True)
+hypothesis_settings.load_profile("suite")
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SANDBOX_SEED = 1
