@@ -123,13 +123,17 @@ def run_scrapy_command(args: Sequence[str], env: dict[str, str] | None = None, t
             if time.perf_counter() - started > timeout:
                 process.kill()
                 raise
-    match = STATS_DUMP.search(log)
-    stats = _parse_stats(match[1]) if match else {}
+    stats = stats_from_log(log)
     peak = max(peak, stats.get("memusage/max", 0))
     return CrawlRun(process.returncode, stats, log, time.perf_counter() - started, peak)
 
 
-def _parse_stats(text: str) -> dict:
-    """Scrapy's stats dump is a Python dict repr with datetimes; keep the literal values."""
-    text = re.sub(r"datetime\.datetime\([^)]*\)", "None", text)
-    return ast.literal_eval(text)
+def stats_from_log(log: str) -> dict:
+    """The stats a crawl dumped at the end of its log ({} when it dumped none).
+
+    Scrapy dumps them as a Python dict repr with datetimes; the literal values are kept, datetimes become None.
+    """
+    match = STATS_DUMP.search(log)
+    if match is None:
+        return {}
+    return ast.literal_eval(re.sub(r"datetime\.datetime\([^)]*\)", "None", match[1]))

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from conftest import read_items, run_scrapy
 
+from journals.crawlrun import stats_from_log
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
@@ -31,11 +32,6 @@ def crawl(server: SandboxServer, tmp_path: Path, name: str, *settings: str) -> t
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return result.stderr, read_items(feed)
-
-
-def stat(log: str, key: str) -> int:
-    marker = f"'{key}': "
-    return int(log.split(marker, 1)[1].split(",", 1)[0].split("}", 1)[0]) if marker in log else 0
 
 
 def page_bytes(web: SandboxWeb, url: str) -> bytes:
@@ -77,8 +73,9 @@ def test_recrawl_revalidates_and_reextracts_only_changed_journals(tmp_path: Path
         if any(page_bytes(before, url) != page_bytes(server.web, url) for url in (j["url"], j["metrics_url"]) if url)
     }
     assert changed <= pages_changed
-    assert stat(log, "httpcache/revalidate") > 0
+    stats = stats_from_log(log)
+    assert stats.get("httpcache/revalidate", 0) > 0
     assert {item["url"] for item in second} == pages_changed
-    assert stat(log, "extraction/unchanged_skipped") == len(new) - len(pages_changed)
+    assert stats.get("extraction/unchanged_skipped", 0) == len(new) - len(pages_changed)
     assert stored_impact_factors(tmp_path / "j.db") == {url: v for url, v in new.items() if v is not None}
-    assert "'health/failed': False" in log, "unchanged journals count as seen by this crawl"
+    assert stats["health/failed"] is False, "unchanged journals count as seen by this crawl"

@@ -14,7 +14,7 @@ import pytest
 from conftest import PROJECT_ROOT, SANDBOX_JOURNALS, SANDBOX_SEED, run_scrapy, serve_sandbox
 from scrapy.settings import Settings
 
-from journals.crawlrun import STATS_DUMP, _parse_stats
+from journals.crawlrun import stats_from_log
 
 SECRET_ASSIGNMENT = re.compile(
     r"""(?i)(?:password|passwd|pwd|secret|token|api_?key|access_?key)\w*['"]?\s*[:=]\s*['"]([^'"\s]{4,})['"]"""
@@ -79,7 +79,7 @@ def test_a_crawl_stays_on_its_site_and_obeys_robots_txt(tmp_path: Path) -> None:
     try:
         result = run_scrapy("crawl", "bmj", "-a", f"start_url={sandbox.start_url('bmj')}", "-s", database)
         assert result.returncode == 0, result.stderr[-3000:]
-        stats = _parse_stats(STATS_DUMP.search(result.stderr)[1])
+        stats = stats_from_log(result.stderr)
         requests = sandbox.server.requests_per_path  # keyed "path?query"
         paths = {key.split("?", 1)[0] for key in requests}
         assert sum(requests.values()) == stats["downloader/request_count"]
@@ -89,7 +89,7 @@ def test_a_crawl_stays_on_its_site_and_obeys_robots_txt(tmp_path: Path) -> None:
 
         disallowed = run_scrapy("crawl", "publisher", "-a", f"start_url={sandbox.base_url}/private/", "-s", database)
         assert disallowed.returncode == 0, disallowed.stderr[-3000:]
-        assert _parse_stats(STATS_DUMP.search(disallowed.stderr)[1])["robotstxt/forbidden"] == 1
+        assert stats_from_log(disallowed.stderr)["robotstxt/forbidden"] == 1
         assert not [key for key in sandbox.server.requests_per_path if key.startswith("/private/")]
     finally:
         sandbox.server.shutdown()

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import create_engine, text
 
-from journals.crawlrun import PROJECT_ROOT, STATS_DUMP, _parse_stats
+from journals.crawlrun import PROJECT_ROOT, stats_from_log
 
 POLL_SECONDS = 0.2
 WAIT_SECONDS = 600.0
@@ -77,8 +77,7 @@ class CrawlResult:
         with log_path.open(encoding="utf-8", errors="replace") as handle:
             handle.seek(offset)
             log = handle.read()
-        match = STATS_DUMP.search(log)
-        return cls(returncode, log, _parse_stats(match[1]) if match else {})
+        return cls(returncode, log, stats_from_log(log))
 
     @property
     def finish_reason(self) -> str | None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from dataclasses import dataclass
 
 from servers import PROJECT_ROOT
 from sqlalchemy import create_engine, text
+
+from journals.crawlrun import stats_from_log
 
 
 @dataclass
@@ -21,8 +22,7 @@ class WorkerRun:
 
     def stat(self, name: str) -> int:
         """An integer stat from the dump at the end of the log (0 when absent)."""
-        match = re.search(rf"'{re.escape(name)}': (\d+)", self.log)
-        return int(match.group(1)) if match else 0
+        return int(stats_from_log(self.log).get(name, 0))
 
 
 def worker_command(spider: str, start_url: str, crawl_id: str, *settings: str) -> list[str]:
