@@ -38,6 +38,11 @@ class Figure:
     details: dict = field(default_factory=dict)
 
 
+def _process_peak_mb() -> float:
+    """This process's peak resident memory so far, in MiB (Linux reports ``ru_maxrss`` in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def _crawl_args(start_urls: str, database: Path, *extra: str) -> list[str]:
     return [
         "crawl",
@@ -136,7 +141,7 @@ def bench_algorithms(repeats: int) -> list[Figure]:
     mdr = bench_mdr(repeats=repeats)
     extraction = bench_extraction(repeats=repeats)
     realistic = bench_extraction(repeats=repeats, chrome=True)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _process_peak_mb()
     return [
         Figure(
             "MDR per page (../shared/data/mdr)",
@@ -169,7 +174,7 @@ def bench_storage(repeats: int) -> list[Figure]:
     from journals.store.bench import bench_store
 
     store = bench_store(repeats=repeats)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _process_peak_mb()
     return [
         Figure(
             "SQL pipeline rows/s (write_journals upserts)",
@@ -191,7 +196,7 @@ def bench_integrate(journals: int) -> list[Figure]:
     started = time.perf_counter()
     result = bench_integration(journals=journals)
     seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _process_peak_mb()
     return [
         Figure(
             f"integrate {journals:,} journals × 8 sources",
