@@ -111,19 +111,23 @@ async def test_environment_database_url_wins(settings, tmp_path, monkeypatch):
     assert count_rows(other, Journal) == 3
 
 
-@deferred_f_from_coro_f
-async def test_locked_database_stops_the_crawl_and_keeps_the_items(settings, tmp_path):
-    db_file = tmp_path / "journals.db"
+async def crawl_with_database_locked(settings, db_file, count):
+    """Crawl ``count`` items while another connection holds the SQLite file exclusively (2 short attempts)."""
     await crawl(settings, count=1)
     settings["DATABASE_URL"] = f"sqlite:///{db_file}?timeout=0.05"
     settings["DATABASE_WRITE_ATTEMPTS"] = 2
     holder = sqlite3.connect(db_file, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        crawler = await crawl(settings, count=25)
+        return await crawl(settings, count=count)
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+
+
+@deferred_f_from_coro_f
+async def test_locked_database_stops_the_crawl_and_keeps_the_items(settings, tmp_path):
+    crawler = await crawl_with_database_locked(settings, tmp_path / "journals.db", count=25)
     stats = crawler.stats.get_stats()
     assert stats["finish_reason"] == "database_error"
     assert stats["store/write_retries"] >= 1
@@ -154,17 +158,7 @@ async def test_refused_record_is_set_aside_and_the_crawl_goes_on(settings, tmp_p
 
 @deferred_f_from_coro_f
 async def test_database_locked_at_close_saves_the_last_batch(settings, tmp_path):
-    db_file = tmp_path / "journals.db"
-    await crawl(settings, count=1)
-    settings["DATABASE_URL"] = f"sqlite:///{db_file}?timeout=0.05"
-    settings["DATABASE_WRITE_ATTEMPTS"] = 2
-    holder = sqlite3.connect(db_file, isolation_level=None)
-    holder.execute("BEGIN EXCLUSIVE")
-    try:
-        crawler = await crawl(settings, count=5)
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
+    crawler = await crawl_with_database_locked(settings, tmp_path / "journals.db", count=5)
     stats = crawler.stats.get_stats()
     assert stats["finish_reason"] == "finished"
     assert stats["store/unsaved_items"] == 5
