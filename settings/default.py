@@ -1,5 +1,7 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
+from journals.vocabulary import core_attribute_names
+
 BOT_NAME = "journals"
 SPIDER_MODULES = ["journals.spiders"]
 NEWSPIDER_MODULE = "journals.spiders"
@@ -42,20 +44,8 @@ ITEM_PIPELINES = {
     "journals.pipelines.store.SQLStorePipeline": 900,
 }
 
-FEED_EXPORT_FIELDS = [
-    "source",
-    "url",
-    "title",
-    "issn",
-    "eissn",
-    "impact_factor",
-    "five_year_impact_factor",
-    "citescore",
-    "sjr",
-    "snip",
-    "editor_in_chief",
-    "attributes",
-]
+# The exported fields: the source record's keys, the vocabulary's core attributes, then every other attribute.
+FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), "attributes"]
 FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
 MDR_MAX_NODE_LENGTH = 10
 MDR_THRESHOLD = 0.3
