@@ -19,7 +19,7 @@ from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate, Locator
 from journals.extraction.structured import has_structured_data, structured_values
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
-from journals.extraction.values import PARSERS, Parsed, parse_value
+from journals.extraction.values import Parsed, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.vocabulary import Attribute, load_attributes
 
@@ -137,7 +137,7 @@ def _reproduces(root: etree._Element, name: str, xpath: str, parsed: Parsed) -> 
     return again is not None and again.value == parsed.value
 
 
-def _apply_rules(rules: TemplateRules, root: etree._Element) -> dict[str, Parsed] | None:
+def _parse_texts(rules: TemplateRules, texts: Iterable[str]) -> dict[str, Parsed] | None:
     """Parse what each rule found; None when a value has the wrong type or most rules found nothing.
 
     A rule that finds nothing while the others hold means the page leaves that row out (a null value): the
@@ -145,11 +145,11 @@ def _apply_rules(rules: TemplateRules, root: etree._Element) -> dict[str, Parsed
     """
     parsed: dict[str, Parsed] = {}
     missing = 0
-    for (name, value_type, last), text in zip(rules.readers, rules.apply(root), strict=True):
+    for (name, parser, last), text in zip(rules.readers, texts, strict=True):
         if not text:
             missing += 1
             continue
-        value = PARSERS[value_type](text, last)
+        value = parser(text, last)
         if value is None:
             return None
         parsed[name] = value
@@ -169,13 +169,23 @@ def extract_page(
 def extract_tree(
     root: etree._Element, page: PageLike, source: str, learned_rules: LearnedRules, regions: Iterable[str] = ()
 ) -> PageExtraction:
-    """:func:`extract_page` on an already parsed page."""
-    template = template_signature(root)
+    """:func:`extract_page` on an already parsed page.
+
+    A page shaped like one the rules have read is read by position (:mod:`journals.extraction.positions`);
+    any other is named by its template signature and read by the template's rules, or learned.
+    """
+    parsed = rules = None
+    if (shaped := learned_rules.read_by_position(source, root)) is not None:
+        template, rules, texts = shaped
+        parsed = _parse_texts(rules, texts)
+    if parsed is None:
+        template = template_signature(root)
+        rules = learned_rules.get(source, template)
+        if rules is not None and rules.pages_learned >= LEARNING_PAGES:
+            parsed = _parse_texts(rules, rules.apply(root))
+            if parsed is not None:
+                learned_rules.remember_shape(source, template, root)
     result = PageExtraction(page.url, template)
-    rules = learned_rules.get(source, template)
-    parsed = None
-    if rules is not None and rules.pages_learned >= LEARNING_PAGES:
-        parsed = _apply_rules(rules, root)
     if parsed is not None and rules is not None:
         for name, value in parsed.items():
             if name != "title" or page.role == "home":

@@ -11,6 +11,8 @@ from typing import Any
 import extruct
 from lxml import etree
 
+from journals.extraction.xpaths import literal
+
 PERIODICAL_TYPES = frozenset({"Periodical", "ScholarlyJournal", "CreativeWorkSeries", "Journal"})
 META_NAMES: dict[str, str] = {
     "citation_journal_title": "title",
@@ -22,32 +24,60 @@ META_NAMES: dict[str, str] = {
     "dc.publisher": "publisher",
 }
 """``<meta name>`` (case-folded) → attribute."""
-_MARKERS = ("application/ld+json", "itemscope", "citation_", "prism.", "dc.", "DC.")
+_EMBEDDED_MARKERS = ("application/ld+json", "itemscope")
+"""What JSON-LD and microdata (read by extruct) cannot be written without."""
 
 
 TREE_TEST_FROM = 16_384
-"""Characters from which the markers are looked for in the parsed tree rather than in the text: a text search
-costs about a nanosecond per character per marker (0.6 ms on a 150 kB page, a third of its parse), the tree
-walk a fixed few microseconds plus a C pass over the elements."""
+"""Characters from which JSON-LD and microdata are looked for in the parsed tree rather than in the text: a
+text search costs about a nanosecond per character per marker (0.6 ms on a 150 kB page, a third of its parse),
+the tree walk a fixed few microseconds plus a C pass over the elements."""
 _ITEMSCOPE = etree.XPath("boolean(//@itemscope)")
 
 
-def has_structured_data(html: str, root: etree._Element | None = None) -> bool:
-    """Whether ``html`` may carry structured data at all (a cheap test before the real parse).
+def has_structured_data(html: str, root: etree._Element) -> bool:
+    """Whether the page may carry structured data at all (a cheap test before the real reading).
 
-    Small pages are searched for the markers' text; large ones, given their ``root``, for the markup itself:
-    a ``citation_``/``prism.``/``dc.`` meta tag, a JSON-LD script or a microdata ``itemscope``.
+    Meta tags are looked for among the head's children, where HTML puts them (a ``<meta>`` in the body is a
+    microdata property or a widget's, not the page's metadata). JSON-LD and microdata are looked for in the
+    text of small pages and in the tree of large ones.
     """
-    if root is None or len(html) < TREE_TEST_FROM:
-        return any(marker in html for marker in _MARKERS)
-    for element in root.iter("meta", "script"):  # one pass over the tree for both
-        if element.tag == "meta":
-            name = (element.get("name") or element.get("property") or "").casefold()
-            if name.startswith(("citation_", "prism.", "dc.")):
+    head = _head(root)
+    if head is not None:
+        for meta in head:
+            if meta.tag == "meta" and (meta.get("name") or meta.get("property") or "").casefold() in META_NAMES:
                 return True
-        elif (element.get("type") or "").strip().casefold() == "application/ld+json":
-            return True
-    return bool(_ITEMSCOPE(root))
+    if len(html) < TREE_TEST_FROM:
+        return _EMBEDDED_MARKERS[0] in html or _EMBEDDED_MARKERS[1] in html
+    return _embedded_markup(root)
+
+
+def _head(root: etree._Element) -> etree._Element | None:
+    """The page's ``<head>`` (the root's first element child, where lxml's parser puts it)."""
+    for child in root:
+        if child.tag == "head":
+            return child
+        if isinstance(child.tag, str):
+            return None
+    return None
+
+
+def _head_metas(root: etree._Element) -> list[tuple[str, str, str]]:
+    """(attribute, content, XPath of the content) of the head's meta tags that name one (see META_NAMES)."""
+    head = _head(root)
+    if head is None:
+        return []
+    found = []
+    for meta in head:
+        if meta.tag != "meta":
+            continue
+        key = "name" if meta.get("name") is not None else "property"
+        name = meta.get(key) or ""
+        attribute = META_NAMES.get(name.casefold())
+        content = (meta.get("content") or "").strip()
+        if attribute is not None and content:
+            found.append((attribute, content, f"/html/head/meta[@{key}={literal(name)}]/@content"))
+    return found
 
 
 def _embedded_markup(root: etree._Element) -> bool:
@@ -61,13 +91,10 @@ def _embedded_markup(root: etree._Element) -> bool:
 def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, str]]:
     """Attribute → (raw text, where: ``meta[name=…]``, ``json-ld``, ``microdata``), first source wins."""
     found: dict[str, tuple[str, str]] = {}
-    for meta in root.iter("meta"):
-        name = (meta.get("name") or meta.get("property") or "").casefold()
-        content = (meta.get("content") or "").strip()
-        if name in META_NAMES and content:
-            found.setdefault(META_NAMES[name], (content, f"//meta[@name='{meta.get('name')}']/@content"))
+    for attribute, content, where in _head_metas(root):
+        found.setdefault(attribute, (content, where))
     if len(html) < TREE_TEST_FROM:
-        if "application/ld+json" not in html and "itemscope" not in html:
+        if not any(marker in html for marker in _EMBEDDED_MARKERS):
             return found
     elif not _embedded_markup(root):
         return found

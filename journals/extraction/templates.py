@@ -11,10 +11,13 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 
 from lxml import etree
 
 from journals.extraction.content import first_h1, title_region
+from journals.extraction.positions import AUDIT_EVERY, PositionalReader, compile_reader
+from journals.extraction.values import PARSERS, ValueParser
 from journals.extraction.xpaths import reads_last
 from journals.vocabulary import load_attributes
 
@@ -32,18 +35,22 @@ def template_signature(root: etree._Element) -> str:
     It is made of the title's path and, for the title's parent and the ancestors above it, the tags and
     classes of their children, runs of equal siblings written once ("p+"): a row left out does not change it.
     """
+    h1, parents = signature_parents(root)
+    parts = [root.getroottree().getpath(h1) if h1 is not None else "-"]
+    for parent in parents:
+        if h1 is not None:
+            parts.append("/")
+        parts.extend(_children(parent))
+    return _digest("|".join(parts))
+
+
+def signature_parents(root: etree._Element) -> tuple[etree._Element | None, list[etree._Element]]:
+    """The title's ``<h1>`` and the elements whose children make the signature: the title's parent and the
+    ancestors above it (:data:`SIGNATURE_LEVELS`), or without a title the content region."""
     h1 = first_h1(root)
     if h1 is None:
-        region = title_region(root, None)
-        parts = ["-", *_children(region)]
-    else:
-        parts = [root.getroottree().getpath(h1)]
-        for level, ancestor in enumerate(h1.iterancestors()):
-            if level == SIGNATURE_LEVELS:
-                break
-            parts.append("/")
-            parts.extend(_children(ancestor))
-    return _digest("|".join(parts))
+        return None, [title_region(root, None)]
+    return h1, list(islice(h1.iterancestors(), SIGNATURE_LEVELS))
 
 
 @lru_cache(maxsize=4096)
@@ -73,7 +80,7 @@ class TemplateRules:
     pages_learned: int = 0
     """How many pages of the template the rules were learned or confirmed on."""
     _compiled: etree.XPath | None = field(default=None, repr=False)
-    _readers: tuple[tuple[str, str, bool], ...] = field(default=(), repr=False)
+    _readers: tuple[tuple[str, ValueParser, bool], ...] = field(default=(), repr=False)
 
     def update(self, xpaths: Mapping[str, str]) -> bool:
         """Add or replace rules; True when anything changed."""
@@ -84,8 +91,9 @@ class TemplateRules:
         return changed
 
     @property
-    def readers(self) -> tuple[tuple[str, str, bool], ...]:
-        """(attribute, value type, reads the last value) per rule, in the order :meth:`apply` returns texts."""
+    def readers(self) -> tuple[tuple[str, ValueParser, bool], ...]:
+        """(attribute, its value type's parser, reads the last value) per rule, in the order :meth:`apply`
+        returns texts."""
         self._compile()
         return self._readers
 
@@ -93,7 +101,7 @@ class TemplateRules:
         if self._compiled is not None or not self.xpaths:
             return
         types = {a.name: a.type for a in load_attributes()}
-        self._readers = tuple((name, types[name], reads_last(xpath)) for name, xpath in self.xpaths.items())
+        self._readers = tuple((name, PARSERS[types[name]], reads_last(xpath)) for name, xpath in self.xpaths.items())
         joined = f", '{SEPARATOR}', ".join(self.xpaths.values())
         self._compiled = etree.XPath(f"concat({joined}, '')")
 
@@ -105,12 +113,31 @@ class TemplateRules:
         return str(self._compiled(root)).split(SEPARATOR)
 
 
+READERS_PER_TEMPLATE = 8
+"""Page shapes (rows shown or left out) of one template that get a :class:`PositionalReader`."""
+
+
+@dataclass
+class PositionStats:
+    """How pages were read by position (:mod:`journals.extraction.positions`), for the crawl's stats."""
+
+    reads: int = 0
+    """Pages read by a positional reader."""
+    audits: int = 0
+    """Of those, pages also read by the rules to check the reader."""
+    disagreements: int = 0
+    """Audits where the reader and the rules differed (the reader is dropped)."""
+
+
 @dataclass
 class LearnedRules:
     """Every source's learned templates, and which changed since they were last saved."""
 
     templates: dict[str, dict[str, TemplateRules]] = field(default_factory=dict)
     changed: set[tuple[str, str]] = field(default_factory=set)
+    shapes: dict[str, list[tuple[str, PositionalReader]]] = field(default_factory=dict)
+    """Per source, (template, positional reader) of the page shapes seen, the last used first."""
+    position_stats: PositionStats = field(default_factory=PositionStats)
 
     def load(self, source: str, stored: Mapping[str, Mapping[str, str]]) -> None:
         """Adopt rules stored for ``source`` (template → attribute → XPath), as learned on earlier crawls."""
@@ -129,8 +156,48 @@ class LearnedRules:
             rules = self.templates[source][template] = TemplateRules({})
         if rules.update(xpaths):
             self.changed.add((source, template))
+            self.shapes[source] = [(t, r) for t, r in self.shapes.get(source, []) if t != template]
         rules.pages_learned += 1
         return rules
+
+    def read_by_position(self, source: str, root: etree._Element) -> tuple[str, TemplateRules, list[str]] | None:
+        """(template, rules, the rules' texts) when one of ``source``'s page shapes fits ``root``, else None.
+
+        One read in :data:`~journals.extraction.positions.AUDIT_EVERY` is checked against the rules' XPath
+        evaluation; a reader that disagrees is dropped and the page is left to the rules.
+        """
+        shapes = self.shapes.get(source)
+        if not shapes:
+            return None
+        for at, (template, reader) in enumerate(shapes):
+            texts = reader.read(root)
+            if texts is None:
+                continue
+            if at:
+                shapes.insert(0, shapes.pop(at))
+            rules = self.templates[source][template]
+            stats = self.position_stats
+            stats.reads += 1
+            if stats.reads % AUDIT_EVERY == 0:
+                stats.audits += 1
+                if rules.apply(root) != list(texts):
+                    stats.disagreements += 1
+                    shapes.pop(0)
+                    return None
+            return template, rules, list(texts)
+        return None
+
+    def remember_shape(self, source: str, template: str, root: etree._Element) -> None:
+        """Give ``root``'s page shape a positional reader, if the template's trusted rules read it right."""
+        rules = self.get(source, template)
+        if rules is None or rules.pages_learned < LEARNING_PAGES or not rules.xpaths:
+            return
+        shapes = self.shapes.setdefault(source, [])
+        if sum(t == template for t, _ in shapes) >= READERS_PER_TEMPLATE:
+            return
+        reader = compile_reader(root, rules.xpaths, *signature_parents(root))
+        if reader is not None and list(reader.read(root) or ()) == rules.apply(root):
+            shapes.insert(0, (template, reader))
 
     def take_changed(self) -> dict[tuple[str, str], dict[str, str]]:
         """The trusted rules changed since the last call (to save), forgetting them.

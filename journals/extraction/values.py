@@ -9,15 +9,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 NULL_WORDS = frozenset({"n/a", "na", "n.a.", "-", "–", "—", "tba", "tbd", "none", "not available", "vacant", "nil"})
 """Texts a site writes where it has no value: the attribute is shown, its value is null."""
 
 
-@dataclass(frozen=True)
-class Parsed:
-    """A parsed value and the raw text it was read from."""
+class Parsed(NamedTuple):
+    """A parsed value and the raw text it was read from (a named tuple: one is made per value on every page)."""
 
     value: object
     raw: str
@@ -59,8 +58,12 @@ def _is_null_cleaned(cleaned: str) -> bool:
 
 def issn_check_ok(digits: str) -> bool:
     """Whether eight ISSN characters (``NNNNNNNC``) carry a valid mod-11 check digit."""
-    d = [int(c) for c in digits[:7]]
-    total = 8 * d[0] + 7 * d[1] + 6 * d[2] + 5 * d[3] + 4 * d[4] + 3 * d[5] + 2 * d[6]
+    if digits.isascii():  # bytes index to ints without int()'s parsing ("0" is 48; the weights sum to 35)
+        d = digits.encode()
+        total = 8 * d[0] + 7 * d[1] + 6 * d[2] + 5 * d[3] + 4 * d[4] + 3 * d[5] + 2 * d[6] - 48 * 35
+    else:
+        n = [int(c) for c in digits[:7]]
+        total = 8 * n[0] + 7 * n[1] + 6 * n[2] + 5 * n[3] + 4 * n[4] + 3 * n[5] + 2 * n[6]
     check = (11 - total % 11) % 11
     return digits[7].upper() == ("X" if check == 10 else str(check))
 
@@ -154,6 +157,8 @@ def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
 
 def parse_number(text: str, last: bool = False) -> Parsed | None:
     """A metric (impact factor, SJR…): decimal point or comma, a year in brackets skipped."""
+    if text[:1].isdecimal() and text.replace(".", "", 1).isdecimal():  # the common case, without a call
+        return Parsed(float(text), text)
     return _parse_number(text, last, decimal_comma=True)
 
 

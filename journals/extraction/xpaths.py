@@ -9,6 +9,8 @@ shift the value onto a neighbour's. A value inside the label's own text is cut o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -114,3 +116,123 @@ def element_rule(element: etree._Element) -> str:
 def reads_last(xpath: str) -> bool:
     """Whether the value is the last one in the expression's text (a label written after its value)."""
     return xpath.startswith("substring-before(") and not xpath.startswith("substring-before(concat(")
+
+
+class RuleParts(NamedTuple):
+    """A rule taken apart (see :func:`rule_parts`): where its text comes from and how it is cut."""
+
+    nodes: str
+    """The node-set expression whose first node's string value the rule starts from."""
+    operations: tuple[tuple[str, str], ...]
+    """What is then done to that string, innermost first: ``("normalize", "")``, ``("after", s)`` (XPath's
+    ``substring-after``), ``("before", s)`` or ``("append", s)`` (``concat``)."""
+    label: str
+    """The label's element, as an expression (``""`` for a rule without a label: the title's)."""
+    test: tuple[str, str]
+    """The label's text test: ``("equals" | "starts" | "contains", label)`` (``("", "")`` without a label)."""
+
+
+_FUNCTIONS = {
+    "normalize-space": "normalize",
+    "substring-after": "after",
+    "substring-before": "before",
+    "concat": "append",
+}
+"""The XPath string functions rules are written with, and the name of their operation in :class:`RuleParts`."""
+
+
+def rule_parts(xpath: str) -> RuleParts | None:
+    """Take apart a rule written by :func:`rule_xpath` or :func:`element_rule`; None for any other expression.
+
+    The inverse of the writers above, for :mod:`journals.extraction.positions`, which reads rules without the
+    XPath engine on pages shaped like one already read.
+    """
+    operations: list[tuple[str, str]] = []
+    expression = xpath
+    while not (expression.startswith("(") and expression.endswith(")[1]")):
+        name, _, rest = expression.partition("(")
+        if name not in _FUNCTIONS or not rest.endswith(")"):
+            return None
+        arguments = _arguments(rest[:-1])
+        if not arguments:
+            return None
+        literals = [_literal_value(a) for a in arguments[1:]]
+        if None in literals or len(literals) != (0 if name == "normalize-space" else 1):
+            return None
+        operations.append((_FUNCTIONS[name], literals[0] if literals else ""))
+        expression = arguments[0]
+    nodes = expression[1:-4]
+    start = nodes.find("[text()[")
+    if start < 0:
+        return RuleParts(nodes, tuple(reversed(operations)), "", ("", ""))
+    end = _closing(nodes, start + len("[text()["))
+    if end is None:
+        return None
+    test = _label_test(nodes[start + len("[text()[") : end])
+    if test is None:
+        return None
+    return RuleParts(nodes, tuple(reversed(operations)), nodes[: end + 2], test)
+
+
+def _label_test(predicate: str) -> tuple[str, str] | None:
+    """``normalize-space()='x'`` → ("equals", "x"); ``starts-with(normalize-space(), 'x')`` → ("starts", "x");
+    ``contains(., 'x')`` → ("contains", "x")."""
+    for prefix, suffix, kind in (
+        ("normalize-space()=", "", "equals"),
+        ("starts-with(normalize-space(), ", ")", "starts"),
+        ("contains(., ", ")", "contains"),
+    ):
+        if predicate.startswith(prefix) and predicate.endswith(suffix):
+            text = _literal_value(predicate[len(prefix) : len(predicate) - len(suffix)])
+            if text is not None:
+                return kind, text
+    return None
+
+
+def _scan(text: str) -> Iterator[tuple[int, str]]:
+    """(index, character) of ``text`` outside string literals."""
+    quote = ""
+    for index, char in enumerate(text):
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        else:
+            yield index, char
+
+
+def _arguments(text: str) -> list[str]:
+    """A function call's arguments (the text between its parentheses), split at top-level commas."""
+    arguments, depth, start = [], 0, 0
+    for index, char in _scan(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            arguments.append(text[start:index].strip())
+            start = index + 1
+    arguments.append(text[start:].strip())
+    return arguments
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Index of the ``]`` closing the bracket open just before ``start``."""
+    depth = 1
+    for index, char in _scan(text[start:]):
+        depth += char in "(["
+        depth -= char in ")]"
+        if depth == 0:
+            return start + index
+    return None
+
+
+def _literal_value(text: str) -> str | None:
+    """The string an XPath literal written by :func:`literal` stands for; None for anything else."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and text[0] not in text[1:-1]:
+        return text[1:-1]
+    if text.startswith("concat(") and text.endswith(")"):
+        parts = [_literal_value(a) for a in _arguments(text[7:-1])]
+        return None if None in parts else "".join(parts)  # type: ignore[arg-type]
+    return None

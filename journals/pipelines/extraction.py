@@ -99,7 +99,9 @@ class ExtractionPipeline:
     rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps them in memory.
 
     Stats: ``extraction/pages_learned`` (pages searched by their labels), ``extraction/pages_by_rule``
-    (pages read with a learned template's rules).
+    (pages read with a learned template's rules), and of those ``extraction/pages_by_position`` (read by a
+    positional reader, :mod:`journals.extraction.positions`), ``extraction/position_audits`` and
+    ``extraction/position_disagreements`` (audited reads where the reader and the rules differed).
     """
 
     def __init__(self, rule_store: RuleStore | None = None, crawler: Crawler | None = None) -> None:
@@ -173,7 +175,12 @@ class ExtractionPipeline:
         return item
 
     async def close_spider(self) -> None:
-        """Save what is left and disconnect."""
+        """Record the positional reads, save what is left and disconnect."""
+        if self.crawler is not None and self.crawler.stats is not None:
+            positions = self.learned_rules.position_stats
+            self.crawler.stats.set_value("extraction/pages_by_position", positions.reads)
+            self.crawler.stats.set_value("extraction/position_audits", positions.audits)
+            self.crawler.stats.set_value("extraction/position_disagreements", positions.disagreements)
         if self.rule_store is None:
             return
         if self.learned_rules.changed:

@@ -1,0 +1,157 @@
+"""Positional readers: they read what the rules read on pages of the same shape, and nothing on any other."""
+
+from __future__ import annotations
+
+import pytest
+
+from journals.extraction import LearnedRules, extract_journal, template_signature
+from journals.extraction.bench import sample_pages
+from journals.extraction.extract import extract_tree, parse_html
+from journals.extraction.positions import AUDIT_EVERY, PositionalReader, compile_reader
+from journals.extraction.templates import LEARNING_PAGES
+from journals.extraction.xpaths import rule_parts
+from journals.items import FetchedPage
+
+ROWS = [("Print ISSN", "3372-1653"), ("Impact Factor", "4.117"), ("Editor-in-Chief", "Ada Li")]
+
+
+def _page(n: int, rows: list[tuple[str, str]]) -> FetchedPage:
+    block = "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
+    html = f"<html><body><main><h1>Journal {n}</h1>{block}</main></body></html>"
+    return FetchedPage(url=f"https://example.org/{n}", html=html, role="home")
+
+
+def _trained(rows: list[tuple[str, str]] = ROWS) -> LearnedRules:
+    learned_rules = LearnedRules()
+    for n in range(LEARNING_PAGES + 1):
+        extract_journal([_page(n, rows)], learned_rules, source="s")
+    return learned_rules
+
+
+def _rules(learned_rules: LearnedRules) -> dict[str, str]:
+    (rules,) = learned_rules.templates["s"].values()
+    return rules.xpaths
+
+
+def test_sandbox_pages_are_read_by_position_as_the_rules_read_them() -> None:
+    learned_rules = LearnedRules()
+    trees = [(source, page, parse_html(page.html)) for source, page in sample_pages(per_site=25)]
+    for _ in range(3):
+        for source, page, root in trees:
+            assert root is not None
+            extract_tree(root, page, source, learned_rules)
+    read = 0
+    for source, page, root in trees:
+        assert root is not None
+        signature = template_signature(root)
+        trusted = learned_rules.get(source, signature)
+        shaped = learned_rules.read_by_position(source, root)
+        if trusted is None or trusted.pages_learned < LEARNING_PAGES:  # a template seen on too few pages
+            assert shaped is None, page.url
+            continue
+        assert shaped is not None, page.url
+        template, rules, texts = shaped
+        assert template == signature, page.url
+        assert texts == rules.apply(root), page.url
+        read += 1
+    assert read >= 0.95 * len(trees)
+    assert learned_rules.position_stats.disagreements == 0
+
+
+def test_another_shape_is_left_to_the_rules() -> None:
+    learned_rules = _trained()
+    moved = parse_html(_page(99, [ROWS[1], ROWS[0], ROWS[2]]).html)
+    relabelled = parse_html(_page(99, [("Online ISSN", "3372-1653"), *ROWS[1:]]).html)
+    longer = parse_html(_page(99, [*ROWS, ("SJR", "1.2")]).html)
+    same = parse_html(_page(99, [(k, v.replace("4.117", "9.9")) for k, v in ROWS]).html)
+    for root in (moved, relabelled, longer):
+        assert root is not None
+        assert learned_rules.read_by_position("s", root) is None
+    assert same is not None
+    shaped = learned_rules.read_by_position("s", same)
+    assert shaped is not None and "9.9" in shaped[2]
+
+
+def test_moved_rows_are_still_read_right_by_the_rules() -> None:
+    learned_rules = _trained()
+    extraction = extract_journal([_page(99, [ROWS[2], ROWS[1], ROWS[0]])], learned_rules, source="s")
+    assert extraction.value("impact_factor") == 4.117
+    assert extraction.value("issn") == "3372-1653"
+    assert extraction.value("editor_in_chief") == "Ada Li"
+
+
+def test_a_row_left_out_where_the_reader_was_made_is_evaluated_not_assumed_absent() -> None:
+    xpaths = _rules(_trained())
+    without = parse_html(_page(1, ROWS[1:]).html)
+    assert without is not None
+    reader = compile_reader(without, xpaths)
+    assert reader is not None and "_rule0(n0)" in reader.source
+    # The same shape with another row left out: the rule reading ISSN finds it, the reader must too.
+    other = parse_html(_page(2, [ROWS[0], ROWS[2], ("Impact Factor", "n/a")]).html)
+    assert other is not None
+    texts = reader.read(other)
+    assert texts is None or "3372-1653" in texts
+
+
+def test_audit_drops_a_reader_that_disagrees_with_the_rules() -> None:
+    learned_rules = _trained()
+    root = parse_html(_page(50, ROWS).html)
+    assert root is not None
+    (template,) = learned_rules.templates["s"]
+    lying = PositionalReader(lambda page: ("wrong",) * len(_rules(learned_rules)), "")
+    learned_rules.shapes["s"] = [(template, lying)]
+    learned_rules.position_stats.reads = AUDIT_EVERY - 1
+    assert learned_rules.read_by_position("s", root) is None
+    assert learned_rules.position_stats.disagreements == 1
+    assert learned_rules.shapes["s"] == []
+
+
+def test_relearning_a_template_drops_its_readers() -> None:
+    learned_rules = _trained()
+    assert learned_rules.shapes["s"]
+    (template,) = learned_rules.templates["s"]
+    learned_rules.learn("s", template, {"sjr": "normalize-space((/html/body/main/p)[1])"})
+    assert learned_rules.shapes["s"] == []
+
+
+@pytest.mark.parametrize(
+    "xpath",
+    [
+        "string(/html/body)",
+        "normalize-space(/html/body/main/h1)",
+        "substring-after((/html/body/p)[1], $label)",
+        "translate((/html/body/p)[1], 'a', 'b')",
+    ],
+)
+def test_expressions_not_written_by_the_learner_are_not_taken_apart(xpath: str) -> None:
+    assert rule_parts(xpath) is None
+
+
+def test_rule_parts_reads_literals_with_both_quotes() -> None:
+    xpath = (
+        "normalize-space((/html/body/main/dl/dt[text()[normalize-space()=concat('Editor', \"'\", 's pick')]]"
+        "/following-sibling::*[1])[1])"
+    )
+    parts = rule_parts(xpath)
+    assert parts is not None
+    assert parts.test == ("equals", "Editor's pick")
+    assert parts.operations == (("normalize", ""),)
+
+
+def test_a_page_of_another_template_with_the_same_counts_and_labels_is_not_read() -> None:
+    """The home page whose metrics sit on another page must not read the home page that shows them."""
+
+    def home(n: int, rest: str) -> FetchedPage:
+        header = f"<div class='header'><h1>Journal {n}</h1><p>ISSN: 3372-1653</p></div>"
+        return FetchedPage(
+            url=f"https://example.org/{n}", html=f"<html><body><main>{header}{rest}</main></body></html>"
+        )
+
+    learned_rules = LearnedRules()
+    for n in range(LEARNING_PAGES + 1):
+        extract_journal([home(n, "<p><a href='/m'>Journal metrics</a></p>")], learned_rules, source="s")
+    with_metrics = home(99, "<section><dl><dt>Impact Factor</dt><dd>4.117</dd></dl></section>")
+    root = parse_html(with_metrics.html)
+    assert root is not None
+    assert learned_rules.read_by_position("s", root) is None
+    assert extract_journal([with_metrics], learned_rules, source="s").value("impact_factor") == 4.117
