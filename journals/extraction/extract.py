@@ -175,7 +175,7 @@ def extract_tree(
     any other is named by its template signature and read by the template's rules, or learned.
     """
     parsed = rules = None
-    if (shaped := learned_rules.read_by_position(source, root)) is not None:
+    if (shaped := learned_rules.read_by_position(source, root, page.role)) is not None:
         template, rules, texts = shaped
         parsed = _parse_texts(rules, texts)
     if parsed is None:
@@ -184,7 +184,7 @@ def extract_tree(
         if rules is not None and rules.pages_learned >= LEARNING_PAGES:
             parsed = _parse_texts(rules, rules.apply(root))
             if parsed is not None:
-                learned_rules.remember_shape(source, template, root)
+                learned_rules.remember_shape(source, template, root, page.role)
     result = PageExtraction(page.url, template)
     if parsed is not None and rules is not None:
         for name, value in parsed.items():

@@ -135,8 +135,9 @@ class LearnedRules:
 
     templates: dict[str, dict[str, TemplateRules]] = field(default_factory=dict)
     changed: set[tuple[str, str]] = field(default_factory=set)
-    shapes: dict[str, list[tuple[str, PositionalReader]]] = field(default_factory=dict)
-    """Per source, (template, positional reader) of the page shapes seen, the last used first."""
+    shapes: dict[tuple[str, str], list[tuple[str, PositionalReader]]] = field(default_factory=dict)
+    """Per source and page role, (template, positional reader) of the page shapes seen, the last used first. The
+    role only orders the tries (home pages and metrics pages alternate in a crawl); the readers decide."""
     position_stats: PositionStats = field(default_factory=PositionStats)
 
     def load(self, source: str, stored: Mapping[str, Mapping[str, str]]) -> None:
@@ -156,17 +157,21 @@ class LearnedRules:
             rules = self.templates[source][template] = TemplateRules({})
         if rules.update(xpaths):
             self.changed.add((source, template))
-            self.shapes[source] = [(t, r) for t, r in self.shapes.get(source, []) if t != template]
+            for key, shapes in self.shapes.items():
+                if key[0] == source:
+                    shapes[:] = [(t, r) for t, r in shapes if t != template]
         rules.pages_learned += 1
         return rules
 
-    def read_by_position(self, source: str, root: etree._Element) -> tuple[str, TemplateRules, list[str]] | None:
+    def read_by_position(
+        self, source: str, root: etree._Element, role: str = ""
+    ) -> tuple[str, TemplateRules, list[str]] | None:
         """(template, rules, the rules' texts) when one of ``source``'s page shapes fits ``root``, else None.
 
         One read in :data:`~journals.extraction.positions.AUDIT_EVERY` is checked against the rules' XPath
         evaluation; a reader that disagrees is dropped and the page is left to the rules.
         """
-        shapes = self.shapes.get(source)
+        shapes = self.shapes.get((source, role))
         if not shapes:
             return None
         for at, (template, reader) in enumerate(shapes):
@@ -187,12 +192,12 @@ class LearnedRules:
             return template, rules, list(texts)
         return None
 
-    def remember_shape(self, source: str, template: str, root: etree._Element) -> None:
+    def remember_shape(self, source: str, template: str, root: etree._Element, role: str = "") -> None:
         """Give ``root``'s page shape a positional reader, if the template's trusted rules read it right."""
         rules = self.get(source, template)
         if rules is None or rules.pages_learned < LEARNING_PAGES or not rules.xpaths:
             return
-        shapes = self.shapes.setdefault(source, [])
+        shapes = self.shapes.setdefault((source, role), [])
         if sum(t == template for t, _ in shapes) >= READERS_PER_TEMPLATE:
             return
         reader = compile_reader(root, rules.xpaths, *signature_parents(root))

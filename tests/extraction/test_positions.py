@@ -45,7 +45,7 @@ def test_sandbox_pages_are_read_by_position_as_the_rules_read_them() -> None:
         assert root is not None
         signature = template_signature(root)
         trusted = learned_rules.get(source, signature)
-        shaped = learned_rules.read_by_position(source, root)
+        shaped = learned_rules.read_by_position(source, root, page.role)
         if trusted is None or trusted.pages_learned < LEARNING_PAGES:  # a template seen on too few pages
             assert shaped is None, page.url
             continue
@@ -66,9 +66,9 @@ def test_another_shape_is_left_to_the_rules() -> None:
     same = parse_html(_page(99, [(k, v.replace("4.117", "9.9")) for k, v in ROWS]).html)
     for root in (moved, relabelled, longer):
         assert root is not None
-        assert learned_rules.read_by_position("s", root) is None
+        assert learned_rules.read_by_position("s", root, "home") is None
     assert same is not None
-    shaped = learned_rules.read_by_position("s", same)
+    shaped = learned_rules.read_by_position("s", same, "home")
     assert shaped is not None and "9.9" in shaped[2]
 
 
@@ -99,19 +99,19 @@ def test_audit_drops_a_reader_that_disagrees_with_the_rules() -> None:
     assert root is not None
     (template,) = learned_rules.templates["s"]
     lying = PositionalReader(lambda page: ("wrong",) * len(_rules(learned_rules)), "")
-    learned_rules.shapes["s"] = [(template, lying)]
+    learned_rules.shapes[("s", "home")] = [(template, lying)]
     learned_rules.position_stats.reads = AUDIT_EVERY - 1
-    assert learned_rules.read_by_position("s", root) is None
+    assert learned_rules.read_by_position("s", root, "home") is None
     assert learned_rules.position_stats.disagreements == 1
-    assert learned_rules.shapes["s"] == []
+    assert learned_rules.shapes[("s", "home")] == []
 
 
 def test_relearning_a_template_drops_its_readers() -> None:
     learned_rules = _trained()
-    assert learned_rules.shapes["s"]
+    assert learned_rules.shapes[("s", "home")]
     (template,) = learned_rules.templates["s"]
     learned_rules.learn("s", template, {"sjr": "normalize-space((/html/body/main/p)[1])"})
-    assert learned_rules.shapes["s"] == []
+    assert learned_rules.shapes[("s", "home")] == []
 
 
 @pytest.mark.parametrize(
@@ -153,5 +153,5 @@ def test_a_page_of_another_template_with_the_same_counts_and_labels_is_not_read(
     with_metrics = home(99, "<section><dl><dt>Impact Factor</dt><dd>4.117</dd></dl></section>")
     root = parse_html(with_metrics.html)
     assert root is not None
-    assert learned_rules.read_by_position("s", root) is None
+    assert learned_rules.read_by_position("s", root, "home") is None
     assert extract_journal([with_metrics], learned_rules, source="s").value("impact_factor") == 4.117
