@@ -101,6 +101,16 @@ def test_multi_node_records_between_empty_separators_are_found():
     assert region.records[3].text == "Product 3 $ 3"
 
 
+def test_a_record_is_reported_once():
+    """Two similar lists side by side: the root's region splits each list into its items (FindRecords-1), and
+    each list is also a nested region of those same items. The items are reported once, by the best region."""
+    lists = "".join(f"<ul>{''.join(_item(10 * n + i) for i in range(3))}</ul>" for n in range(2))
+    regions = mine_data_regions(_page(f"<main>{lists}</main>"))
+    xpaths = [tuple(record.xpaths) for region in regions for record in region.records]
+    assert len(xpaths) == len(set(xpaths)) == 6
+    assert [region.parent for region in regions] == ["/html/body/main"]
+
+
 def test_depta_page_4_region_is_widened_to_its_13th_listing():
     html = (DATA / "pydepta-mdr" / "resources" / "4.html").read_bytes()
     region = next(region for region in mine_data_regions(html) if region.parent == "/html/body/div[3]/div[2]/div[7]")
