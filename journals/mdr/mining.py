@@ -44,7 +44,7 @@ class DataRegion:
     """How much content the region carries: the characters of its records' text. Regions are ranked by it."""
     records: list[DataRecord]
     """The region's data records in document order (§3.3), those found next to it by §3.4 included; records
-    without any text are left out."""
+    without any text, and records a better-scored region reports already, are left out."""
 
 
 def mine_data_regions(
