@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
@@ -43,7 +44,7 @@ class DataRegion:
     """How much content the region carries: the characters of its records' text. Regions are ranked by it."""
     records: list[DataRecord]
     """The region's data records in document order (§3.3), those found next to it by §3.4 included; records
-    without any text are left out."""
+    without any text, and records a better-scored region reports already, are left out."""
 
 
 def mine_data_regions(
@@ -66,14 +67,14 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     The root's regions (UnCoveredDRs) are reported, and so are the regions nested inside their records
     when those are themselves lists of substantial records (see :func:`_kept`). A record without
     any text describes no object and is left out; a region left with fewer than three records, or a region
-    of k > 1 nodes left with three, is left out too.
+    of k > 1 nodes left with three, is left out too. Each record is reported once (see :func:`_reported_once`).
     """
     top, nested = find_all_regions(tree, k, threshold)
     taken = bytearray(len(tree.elements))
     for region in top + nested:
         for kid in tree.children[region.parent][region.start : region.start + region.count]:
             taken[kid] = 1
-    mined = []
+    mined: list[_Mined] = []
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
             if region.k == 1 and region.count < MIN_RECORDS and not any(
@@ -89,8 +90,39 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
             texts = [(nodes, _record_text(tree, nodes)) for nodes in records]
             score = sum(len(text) for _, text in texts)
             if _kept(region_k, len(texts), score, tags, is_nested):
-                mined.append(_describe(tree, region, region_k, texts, score))
-    return sorted(mined, key=lambda region: (-region.score, -len(region.records)))
+                mined.append(_Mined(region, region_k, texts, score, is_nested))
+    return _reported_once(tree, mined)
+
+
+class _Mined(NamedTuple):
+    """A region kept, with its GN length, its records and their text, before it is described."""
+
+    region: Region
+    k: int
+    texts: list[tuple[list[int], str]]
+    score: int
+    is_nested: bool
+
+
+def _reported_once(tree: TagTree, mined: list[_Mined]) -> list[DataRegion]:
+    """The regions as plain data, best first, each record in the best-scored region that has it only.
+
+    A node that FindRecords-1 splits into its children and the region nested in that node give the same
+    records twice; so do two overlapping nested regions. A region left without enough records once those
+    are gone (:func:`_kept`) is left out.
+    """
+    reported: set[tuple[int, ...]] = set()
+    described = []
+    for region, k, texts, score, is_nested in sorted(mined, key=lambda found: (-found.score, -len(found.texts))):
+        unseen = [(nodes, text) for nodes, text in texts if tuple(nodes) not in reported]
+        if len(unseen) < len(texts):
+            score = sum(len(text) for _, text in unseen)  # noqa: PLW2901
+            tags = sum(tree.ends[node] - node for nodes, _ in unseen for node in nodes)
+            if not _kept(k, len(unseen), score, tags, is_nested):
+                continue
+        reported.update(tuple(nodes) for nodes, _ in unseen)
+        described.append(_describe(tree, region, k, unseen, score))
+    return sorted(described, key=lambda region: (-region.score, -len(region.records)))
 
 
 MIN_RECORDS = 3

@@ -1,6 +1,8 @@
 """Data records of a data region (§3.3 and §3.4 of the paper, as reconstructed).
 
 A generalized node (GN) is not always one record:
+- when empty separators (``br``, spacer rows) break the period of multi-node records, the region's other
+  nodes are cut into those records;
 - one node whose children are similar to one another is a list of records, one per child, unless it is a
   data row (a ``tr``, or a node whose children are all leaves: a row of cells);
 - when most GNs of fewer nodes than the region's k are similar to one typical GN, the region is cut
@@ -146,6 +148,10 @@ def region_records(
     not where its records do: it is widened over the few unclaimed siblings on either side that are
     each similar to their neighbour.
     """
+    if region.k > 2:
+        chunks = _records_between_separators(tree, region, threshold)
+        if chunks:
+            return region, region.k, chunks
     gns = _generalized_nodes(tree, region, threshold)
     k = len(gns[0])
     if k > 1:
@@ -171,6 +177,30 @@ def region_records(
         if nodes_similar(tree, grandkid, model, threshold)
     )
     return region, k, sorted(records)
+
+
+def _records_between_separators(tree: TagTree, region: Region, threshold: float) -> list[Record]:
+    """The region's records of j nodes, 1 < j < k, when empty separators (a ``br``, an empty spacer: no
+    children, no text) break their period and IdentDRs covered them with longer GNs; else none.
+
+    Three two-node products and a ``br`` after them repeat as GNs of 7 nodes; left without the separators, the
+    nodes fall into chunks of j nodes each similar to the next. A record of one node after a separator (a
+    divider and a review) is left to the GN: j = 1 is not tried.
+    """
+    covered = tree.children[region.parent][region.start : region.start + region.count]
+    ends = tree.ends
+    nodes = [node for node in covered if ends[node] > node + 1 or tree.text_bound(node)]
+    if len(nodes) == len(covered):
+        return []
+    tokens = tree.tokens
+    for size in range(2, region.k):
+        if len(nodes) % size or len(nodes) < 2 * size or _parts_are_records(tree, nodes, size, threshold):
+            continue
+        chunks = [nodes[first : first + size] for first in range(0, len(nodes), size)]
+        strings = ["".join(tokens[node : ends[node]] for node in chunk) for chunk in chunks]
+        if all(similar(a, b, threshold) for a, b in pairwise(strings)):
+            return chunks
+    return []
 
 
 def _widened(tree: TagTree, region: Region, threshold: float, taken: bytearray) -> Region:

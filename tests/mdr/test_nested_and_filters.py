@@ -84,6 +84,33 @@ def test_periodic_two_node_records_stay_together():
     assert all(len(record.xpaths) == 2 for record in region.records)
 
 
+def test_multi_node_records_between_empty_separators_are_found():
+    """Each product is a card and a details block; a ``br`` ends every row of three products. IdentDRs covers
+    the rows with GNs of 7 nodes; left without the ``br``s, the nodes are two-node records."""
+    card = "<div class='card'><a href='/p{i}'><img src='p{i}.png'/><span>Product {i}</span></a><b>$ {i}</b></div>"
+    details = "<div class='details'><ul><li><img src='a{i}.png'/></li><li><img src='b{i}.png'/></li></ul></div>"
+    rows = "".join(
+        "".join(card.format(i=3 * row + i) + details.format(i=3 * row + i) for i in range(3)) + "<br/>"
+        for row in range(4)
+    )
+    region = mine_data_regions(_page(f"<div class='grid'>{rows}</div>"))[0]
+    assert (region.k, region.start, region.count) == (7, 0, 28)
+    assert len(region.records) == 12
+    assert region.records[0].xpaths == ["/html/body/div/div[1]", "/html/body/div/div[2]"]
+    assert region.records[3].xpaths == ["/html/body/div/div[7]", "/html/body/div/div[8]"]
+    assert region.records[3].text == "Product 3 $ 3"
+
+
+def test_a_record_is_reported_once():
+    """Two similar lists side by side: the root's region splits each list into its items (FindRecords-1), and
+    each list is also a nested region of those same items. The items are reported once, by the best region."""
+    lists = "".join(f"<ul>{''.join(_item(10 * n + i) for i in range(3))}</ul>" for n in range(2))
+    regions = mine_data_regions(_page(f"<main>{lists}</main>"))
+    xpaths = [tuple(record.xpaths) for region in regions for record in region.records]
+    assert len(xpaths) == len(set(xpaths)) == 6
+    assert [region.parent for region in regions] == ["/html/body/main"]
+
+
 def test_depta_page_4_region_is_widened_to_its_13th_listing():
     html = (DATA / "pydepta-mdr" / "resources" / "4.html").read_bytes()
     region = next(region for region in mine_data_regions(html) if region.parent == "/html/body/div[3]/div[2]/div[7]")
