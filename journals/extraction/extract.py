@@ -137,14 +137,16 @@ def _reproduces(root: etree._Element, name: str, xpath: str, parsed: Parsed) -> 
     return again is not None and again.value == parsed.value
 
 
-def _parse_texts(rules: TemplateRules, texts: Iterable[str]) -> dict[str, Parsed] | None:
+def _rule_values(rules: TemplateRules, texts: Iterable[str], page: PageLike) -> dict[str, Found] | None:
     """Parse what each rule found; None when a value has the wrong type or most rules found nothing.
 
     A rule that finds nothing while the others hold means the page leaves that row out (a null value): the
-    template is the same, re-learning would find nothing either.
+    template is the same, re-learning would find nothing either. The title is checked on every page and kept
+    on home pages only.
     """
-    parsed: dict[str, Parsed] = {}
+    values: dict[str, Found] = {}
     missing = 0
+    url, home, xpaths = page.url, page.role == "home", rules.xpaths
     for (name, parser, last), text in zip(rules.readers, texts, strict=True):
         if not text:
             missing += 1
@@ -152,8 +154,9 @@ def _parse_texts(rules: TemplateRules, texts: Iterable[str]) -> dict[str, Parsed
         value = parser(text, last)
         if value is None:
             return None
-        parsed[name] = value
-    return None if missing * 2 > len(rules.readers) else parsed
+        if home or name != "title":
+            values[name] = Found(value.value, value.raw, url, xpaths[name], "rule")
+    return None if missing * 2 > len(rules.readers) else values
 
 
 def extract_page(
@@ -174,26 +177,23 @@ def extract_tree(
     A page shaped like one the rules have read is read by position (:mod:`journals.extraction.positions`);
     any other is named by its template signature and read by the template's rules, or learned.
     """
-    parsed = rules = None
+    values = rules = None
     if (shaped := learned_rules.read_by_position(source, root, page.role)) is not None:
         template, rules, texts = shaped
-        parsed = _parse_texts(rules, texts)
-    if parsed is None:
+        values = _rule_values(rules, texts, page)
+    if values is None:
         template = template_signature(root)
         rules = learned_rules.get(source, template)
         if rules is not None and rules.pages_learned >= LEARNING_PAGES:
-            parsed = _parse_texts(rules, rules.apply(root))
-            if parsed is not None:
+            values = _rule_values(rules, rules.apply(root), page)
+            if values is not None:
                 learned_rules.remember_shape(source, template, root, page.role)
-    result = PageExtraction(page.url, template)
-    if parsed is not None and rules is not None:
-        for name, value in parsed.items():
-            if name != "title" or page.role == "home":
-                result.values[name] = Found(value.value, value.raw, page.url, rules.xpaths[name], "rule")
+    if values is not None:
+        result = PageExtraction(page.url, template, values)
     else:
         learned = learn_page(root, page.role, regions)
         rules = learned_rules.learn(source, template, _changed_rules(rules, root, learned))
-        result.learned = True
+        result = PageExtraction(page.url, template, learned=True)
         for name, (value, xpath) in learned.items():
             result.values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
     if has_structured_data(page.html, root):
