@@ -32,6 +32,9 @@ from journals.extraction.xpaths import rule_parts
 
 AUDIT_EVERY = 64
 """One positional read in this many is checked against the rules' own XPath evaluation."""
+MAX_CHECKED_CHILDREN = 256
+"""A template parent with more children than this gets no reader (its pages are read by the rules): a reader
+checks every one of them, and a page of 50,000 siblings would make a function of 100,000 lines."""
 
 Read = Callable[[etree._Element], "tuple[str, ...] | None"]
 """A reader's function: the rules' texts on a page (``""`` where a rule finds nothing), None if the shape differs."""
@@ -182,9 +185,10 @@ class _ReaderWriter:
         return f"({register}.text or '')" if node.is_text else f"({register}.tail or '')"  # type: ignore[attr-defined]
 
     def check_children(self, parent: Any) -> bool:
-        """Write the checks of the tag and class of every child of ``parent``; False outside the root."""
+        """Write the checks of the tag and class of every child of ``parent``; False outside the root or past
+        :data:`MAX_CHECKED_CHILDREN`."""
         register = self.reach(parent, check_tag=True)
-        if register is None:
+        if register is None or len(parent) > MAX_CHECKED_CHILDREN:
             return False
         for index, child in enumerate(parent):
             if isinstance(child.tag, str):

@@ -7,7 +7,7 @@ import pytest
 from journals.extraction import LearnedRules, extract_journal, template_signature
 from journals.extraction.bench import sample_pages
 from journals.extraction.extract import extract_tree, parse_html
-from journals.extraction.positions import AUDIT_EVERY, PositionalReader, compile_reader
+from journals.extraction.positions import AUDIT_EVERY, MAX_CHECKED_CHILDREN, PositionalReader, compile_reader
 from journals.extraction.templates import LEARNING_PAGES
 from journals.extraction.xpaths import rule_parts
 from journals.items import FetchedPage
@@ -155,3 +155,15 @@ def test_a_page_of_another_template_with_the_same_counts_and_labels_is_not_read(
     assert root is not None
     assert learned_rules.read_by_position("s", root, "home") is None
     assert extract_journal([with_metrics], learned_rules, source="s").value("impact_factor") == 4.117
+
+
+def test_a_template_parent_with_too_many_children_gets_no_reader() -> None:
+    xpaths = _rules(_trained())
+    crowded = parse_html(
+        _page(1, ROWS).html.replace("<main>", "<main>" + "<span>x</span>" * (MAX_CHECKED_CHILDREN + 1))
+    )
+    assert crowded is not None
+    main = crowded[0][0]
+    assert main.tag == "main"
+    assert compile_reader(crowded, xpaths, main[-2], [main]) is None
+    assert compile_reader(crowded, xpaths, main[-2], []) is not None
