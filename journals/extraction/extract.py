@@ -112,8 +112,9 @@ def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> 
     learned: dict[str, tuple[Parsed, str]] = {}
     if role == "home" and h1 is not None:
         title = parse_value("text", "".join(h1.itertext()))
-        if title is not None and title.value is not None:
-            learned["title"] = (title, element_rule(h1))
+        rule = element_rule(h1)
+        if title is not None and title.value is not None and _reproduces(root, "title", rule, title):
+            learned["title"] = (title, rule)  # tag names libxml2 made of broken markup can make no XPath
     for name, candidate in chosen.items():
         if name == "title":
             continue

@@ -47,6 +47,8 @@ def _relative(label_owner: etree._Element, value_owner: etree._Element) -> str:
         down.append(common)
         common = common.getparent()
     up = ancestors.index(common)
+    if not down:  # the value is a text of one of the label's ancestors ("<div><a>Label</a> value</div>")
+        return f"ancestor::*[{up}]"
     down.reverse()
     steps = [f"*[{_step_index(e)}]" for e in down]
     if up == 0:
