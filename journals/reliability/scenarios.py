@@ -102,21 +102,30 @@ def kill_points(seed: int, count: int, low: float = 0.1, high: float = 0.9) -> l
     return sorted(round(rng.uniform(low, high), 2) for _ in range(count))
 
 
-def kill_and_resume(workspace: Workspace, name: str, points: list[float]) -> Outcome:
+def kill_and_resume(workspace: Workspace, name: str, points: list[float], seen_on_disk: bool = False) -> Outcome:
     """``kill -9`` the crawl when it has fetched each share of ``points`` of the pages, then resume it with the
-    same ``JOBDIR`` until it finishes; its database must equal the baseline."""
+    same ``JOBDIR`` until it finishes; its database must equal the baseline.
+
+    With ``seen_on_disk``, each kill also waits for Scrapy's duplicate filter to have reached the disk (the
+    case a plain ``JOBDIR`` resume gets wrong): when that happens depends on a write buffer, not on the pages.
+    """
     outcome = Outcome(f"kill -9 at {', '.join(f'{p:.0%}' for p in points)} of the pages, resume")
     crawl = workspace.crawl(name, None, "DATABASE_BATCH_SIZE=20")
+    assert crawl.jobdir is not None
+    seen = crawl.jobdir / "requests.seen"
     stored_at_kills, seen_bytes = [], []
     for point in points:
         process = crawl.start()
         target = max(1, int(point * workspace.pages))
-        wait_until(lambda n=target: count_rows(crawl.database_url, "cached_pages") >= n, f"{target} pages", process)
+
+        def killable(n: int = target) -> bool:
+            fetched = count_rows(crawl.database_url, "cached_pages") >= n
+            return fetched and (not seen_on_disk or (seen.exists() and seen.stat().st_size > 0))
+
+        wait_until(killable, f"{target} pages" + (" and requests.seen on disk" if seen_on_disk else ""), process)
         process.kill()
         process.wait()
         stored_at_kills.append(count_rows(crawl.database_url, "journals"))
-        assert crawl.jobdir is not None
-        seen = crawl.jobdir / "requests.seen"
         seen_bytes.append(seen.stat().st_size if seen.exists() else 0)
     result = crawl.run()
     outcome.figures["journals_stored_at_kills"] = stored_at_kills
