@@ -7,7 +7,6 @@ anywhere: deeply nested pages only cost their size.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
@@ -22,7 +21,6 @@ OPAQUE_TAGS = frozenset({"svg", "math"})
 """Elements kept as leaves: an icon's or a formula's drawing (10% of today's elements) is no record structure."""
 
 _TOKEN_BASE = 0x100  # one character per tag name, outside ASCII so no tag can look like another
-_SPACES = re.compile(r"\s+")
 
 
 def parse_html(html: str | bytes) -> etree._Element | None:
@@ -80,6 +78,10 @@ class TagTree:
     """Per node, the tails of left-out children (comments, scripts, …) before its first kept child."""
     extra_tail: dict[int, list[str]] = field(default_factory=dict, repr=False)
     """Per node, the tails of left-out siblings (comments, scripts, …) between it and its next kept sibling."""
+    _texts: list[str | None] = field(default_factory=list, repr=False)
+    """Per node, lxml's ``text``, read while :meth:`build` walks the tree (the element is in the cache then)."""
+    _tails: list[str | None] = field(default_factory=list, repr=False)
+    """Per node, lxml's ``tail``, read the same way."""
 
     @classmethod
     def build(cls, root: etree._Element) -> TagTree:
@@ -87,14 +89,19 @@ class TagTree:
 
         lxml's own preorder iteration does the walk; a node's parent is found by identity (lxml keeps
         one proxy per live element), an element whose parent was left out is left out with it, and the
-        subtree ends and heights come from one pass backwards over the preorder.
+        subtree ends and heights come from one pass backwards over the preorder. Each element's text and
+        tail are read on the way, while lxml's node is in the cache (a later pass over the elements costs
+        more).
         """
         elements: list[etree._Element] = [root]
         tags: list[str] = [root.tag]
         parents: list[int] = [-1]
         left_out_tails: list[tuple[int, int, str]] = []  # (parent, last node so far, tail)
         index: dict[etree._Element, int] = {root: 0}
+        texts: list[str | None] = [root.text]
+        tails: list[str | None] = [root.tail]
         add_element, add_tag, add_parent = elements.append, tags.append, parents.append
+        add_text, add_tail = texts.append, tails.append
         node = 0
         iterator = root.iter()
         next(iterator)
@@ -114,6 +121,8 @@ class TagTree:
             add_element(element)
             add_tag(tag)
             add_parent(parent)
+            add_text(element.text)
+            add_tail(element.tail)
         size = len(elements)
         children: list[list[int]] = [[] for _ in range(size)]
         for node in range(1, size):
@@ -125,20 +134,13 @@ class TagTree:
             sizes[parent] += sizes[node]
             if heights[parent] <= heights[node]:
                 heights[parent] = heights[node] + 1
-        extra_text: dict[int, list[str]] = {}
-        extra_tail: dict[int, list[str]] = {}
-        for parent, last, tail in left_out_tails:  # after the parent's last kept child so far, else its text
-            siblings = children[parent]
-            before = bisect_right(siblings, last)
-            if before:
-                extra_tail.setdefault(siblings[before - 1], []).append(tail)
-            else:
-                extra_text.setdefault(parent, []).append(tail)
+        extra_text, extra_tail = _place_tails(left_out_tails, children)
         ends = [node + subtree for node, subtree in enumerate(sizes)]
         tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(tags))}
         token_chars = map(tag_chars.__getitem__, tags)
         tree = cls(elements, "".join(token_chars), ends, children, heights)
         tree.parents, tree.extra_text, tree.extra_tail = parents, extra_text, extra_tail
+        tree._texts, tree._tails = texts, tails
         return tree
 
     def tag(self, node: int) -> str:
@@ -152,10 +154,11 @@ class TagTree:
     def text(self, node: int) -> str:
         """The visible text of a node's subtree, whitespace collapsed (scripts, styles, comments left out).
 
-        Text pieces are joined with a space: adjacent cells and fields stay apart.
+        Text pieces are joined with a space: adjacent cells and fields stay apart. Whitespace is collapsed
+        by ``split()`` and ``join`` (the same whitespace as the regex ``\\s+``, and faster).
         """
         first, last = self._piece_range(node)
-        return _SPACES.sub(" ", " ".join(self._pieces[first:last])).strip() if first < last else ""
+        return " ".join(" ".join(self._pieces[first:last]).split())
 
     def text_bound(self, node: int) -> int:
         """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text."""
@@ -180,8 +183,7 @@ class TagTree:
         searches. Pieces of whitespace only are left out (they would collapse into the joining spaces).
         """
         elements, ends = self.elements, self.ends
-        texts = [element.text for element in elements]
-        tails = [element.tail for element in elements]
+        texts, tails = self._texts, self._tails
         for pieces_of, extra in ((texts, self.extra_text), (tails, self.extra_tail)):
             for node, more in extra.items():
                 pieces_of[node] = " ".join(filter(None, [pieces_of[node], *more]))
@@ -195,6 +197,23 @@ class TagTree:
         self._piece_keys = [key for key, _ in keyed]
         self._pieces = [piece for _, piece in keyed]
         self._piece_ends = [0, *accumulate(map(len, self._pieces))]
+
+
+def _place_tails(
+    left_out_tails: list[tuple[int, int, str]], children: list[list[int]]
+) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """Where the tails of left-out elements go: each ``(parent, last node so far, tail)`` after the parent's
+    last kept child so far, else into the parent's text. Returns the extra texts and the extra tails."""
+    extra_text: dict[int, list[str]] = {}
+    extra_tail: dict[int, list[str]] = {}
+    for parent, last, tail in left_out_tails:
+        siblings = children[parent]
+        before = bisect_right(siblings, last)
+        if before:
+            extra_tail.setdefault(siblings[before - 1], []).append(tail)
+        else:
+            extra_text.setdefault(parent, []).append(tail)
+    return extra_text, extra_tail
 
 
 def element_xpath(element: etree._Element, cache: dict[etree._Element, str]) -> str:
