@@ -81,7 +81,7 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
             ):
                 continue  # a pair of nodes that stays a pair: fewer records than any region needs
             region, region_k, records = region_records(tree, region, threshold, taken)  # noqa: PLW2901
-            bounds = [sum(tree.text_bound(node) for node in nodes) for nodes in records]
+            bounds = [sum(map(tree.text_bound, nodes)) for nodes in records]
             records = [nodes for nodes, bound in zip(records, bounds, strict=True) if bound]
             tags = sum(tree.ends[node] - node for nodes in records for node in nodes)
             if not _kept(region_k, len(records), sum(bounds), tags, is_nested):

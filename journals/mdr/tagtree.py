@@ -163,7 +163,8 @@ class TagTree:
     def text_bound(self, node: int) -> int:
         """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text."""
         first, last = self._piece_range(node)
-        return self._piece_ends[last] - self._piece_ends[first] + last - first
+        piece_ends = self._piece_ends
+        return piece_ends[last] - piece_ends[first] + last - first
 
     def _piece_range(self, node: int) -> tuple[int, int]:
         if self._piece_keys is None:
