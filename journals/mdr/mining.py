@@ -61,7 +61,9 @@ def mine_data_regions(
         root = parse_html(html)
         if root is None:
             return []
-        return mine_tag_tree(TagTree.build(root), k, threshold)
+        tree = TagTree.build(root, keep_elements=False)
+        del root  # lxml's tree is freed now, while it is still in the cache
+        return mine_tag_tree(tree, k, threshold)
 
 
 @contextmanager
@@ -91,7 +93,7 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     of k > 1 nodes left with three, is left out too.
     """
     top, nested = find_all_regions(tree, k, threshold)
-    taken = bytearray(len(tree.elements))
+    taken = bytearray(len(tree.tokens))
     for region in top + nested:
         for kid in tree.children[region.parent][region.start : region.start + region.count]:
             taken[kid] = 1

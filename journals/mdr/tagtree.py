@@ -57,7 +57,7 @@ class TagTree:
     """
 
     elements: list[etree._Element]
-    """The lxml elements, in document order; never modified."""
+    """The lxml elements, in document order; never modified (empty when built without them)."""
     tokens: str
     """One character per element (its tag name), in preorder."""
     ends: list[int]
@@ -72,8 +72,10 @@ class TagTree:
     """The page's text pieces in document order."""
     _piece_ends: list[int] = field(default_factory=list, repr=False)
     """Characters in the pieces before each piece (one more entry than pieces)."""
-    _paths: dict[etree._Element, str] = field(default_factory=dict, repr=False)
-    """Absolute XPaths computed so far, per lxml element (keys keep the proxies alive, so identity holds)."""
+    _tag_names: dict[str, str] = field(default_factory=dict, repr=False)
+    """The tag name of each token character."""
+    _paths: dict[int, str] = field(default_factory=dict, repr=False)
+    """Absolute XPaths computed so far, per node (the root's from lxml itself)."""
 
     parents: list[int] = field(default_factory=list, repr=False)
     """Per node, its parent node (-1 for the root)."""
@@ -87,14 +89,15 @@ class TagTree:
     """Per node, lxml's ``tail``, read the same way."""
 
     @classmethod
-    def build(cls, root: etree._Element) -> TagTree:
+    def build(cls, root: etree._Element, keep_elements: bool = True) -> TagTree:
         """Build the tag tree of ``root`` and everything under it, in one pass without recursion.
 
         lxml's own preorder iteration does the walk; a node's parent is found by identity (lxml keeps
         one proxy per live element), an element whose parent was left out is left out with it, and the
         subtree ends and heights come from one pass backwards over the preorder. Each element's text and
         tail are read on the way, while lxml's node is in the cache (a later pass over the elements costs
-        more).
+        more). Tags, text and XPaths need no lxml element afterwards: with ``keep_elements=False``,
+        :attr:`elements` is left empty and lxml's tree can be freed as soon as the tag tree is built.
         """
         elements: list[etree._Element] = [root]
         tags: list[str] = [root.tag]
@@ -141,18 +144,31 @@ class TagTree:
         ends = [node + subtree for node, subtree in enumerate(sizes)]
         tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(tags))}
         token_chars = map(tag_chars.__getitem__, tags)
-        tree = cls(elements, "".join(token_chars), ends, children, heights)
+        tree = cls(elements if keep_elements else [], "".join(token_chars), ends, children, heights)
         tree.parents, tree.extra_text, tree.extra_tail = parents, extra_text, extra_tail
+        tree._paths[0] = root.getroottree().getpath(root)
+        tree._tag_names = {char: tag for tag, char in tag_chars.items()}
         tree._texts, tree._tails = texts, tails
         return tree
 
     def tag(self, node: int) -> str:
         """The tag name of a node."""
-        return self.elements[node].tag
+        return self._tag_names[self.tokens[node]]
 
     def xpath(self, node: int) -> str:
-        """The absolute XPath of a node, exactly as ``getroottree().getpath()`` writes it."""
-        return element_xpath(self.elements[node], self._paths)
+        """The absolute XPath of a node, exactly as ``getroottree().getpath()`` writes it, in time linear in
+        the page: libxml2 counts an element's same-named siblings on each call, which is quadratic over
+        50,000 siblings; here each parent's children are numbered once (from the tag tree, without lxml)
+        and every path is kept."""
+        paths, parents = self._paths, self.parents
+        missing = []
+        while node not in paths:
+            missing.append(node)
+            node = parents[node]
+        for ancestor in reversed(missing):
+            if ancestor not in paths:
+                _number_children(self, parents[ancestor])
+        return paths[missing[0]] if missing else paths[node]
 
     def text(self, node: int) -> str:
         """The visible text of a node's subtree, whitespace collapsed (scripts, styles, comments left out).
@@ -172,7 +188,7 @@ class TagTree:
     def _piece_range(self, node: int) -> tuple[int, int]:
         if self._piece_keys is None:
             self._index_text()
-        keys, size = self._piece_keys, len(self.elements) + 1
+        keys, size = self._piece_keys, len(self.tokens) + 1
         return (
             bisect_left(keys, node * size + size - 1),
             bisect_left(keys, self.ends[node] * size + size - 1 - node),
@@ -186,12 +202,12 @@ class TagTree:
         node's text is then the pieces from its text's key up to, not including, its tail's key: two binary
         searches. Pieces of whitespace only are left out (they would collapse into the joining spaces).
         """
-        elements, ends = self.elements, self.ends
+        ends = self.ends
         texts, tails = self._texts, self._tails
         for pieces_of, extra in ((texts, self.extra_text), (tails, self.extra_tail)):
             for node, more in extra.items():
                 pieces_of[node] = " ".join(filter(None, [pieces_of[node], *more]))
-        last = len(elements)
+        last = len(ends)
         size = last + 1
         keyed = [(node * size + last, text) for node, text in enumerate(texts) if text and not text.isspace()]
         keyed += [
@@ -220,40 +236,19 @@ def _place_tails(
     return extra_text, extra_tail
 
 
-def element_xpath(element: etree._Element, cache: dict[etree._Element, str]) -> str:
-    """``getroottree().getpath(element)`` for an element, in time linear in the page.
+def _number_children(tree: TagTree, parent: int) -> None:
+    """Cache the paths of all children of ``parent`` (``tag[n]``, or ``tag`` when unique).
 
-    libxml2 counts an element's same-named siblings on each call, which is quadratic over 50,000
-    siblings; here each parent's children are numbered once and every path is kept in ``cache``.
+    The tree's children of a node are all its element children but the left-out ones, whose tags no kept
+    element has: the same-named siblings ``getpath`` counts are the same.
     """
-    missing: list[etree._Element] = []
-    current: etree._Element | None = element
-    while current is not None and current not in cache:
-        missing.append(current)
-        current = current.getparent()
-    path = cache[current] if current is not None else ""
-    for ancestor in reversed(missing):
-        parent = ancestor.getparent()
-        if parent is None:  # the root; libxml2 puts text after </html> in a second root ``html``
-            before = sum(1 for _ in ancestor.itersiblings(ancestor.tag, preceding=True))
-            after = next(ancestor.itersiblings(ancestor.tag), None) is not None
-            path = f"/{ancestor.tag}[{before + 1}]" if before or after else "/" + ancestor.tag
-            cache[ancestor] = path
-            continue
-        _number_children(parent, path, cache)
-        path = cache[ancestor]
-    return path
-
-
-def _number_children(parent: etree._Element, parent_path: str, cache: dict[etree._Element, str]) -> None:
-    """Cache the paths of all element children of ``parent`` (``tag[n]``, or ``tag`` when unique)."""
-    siblings = [child for child in parent if isinstance(child.tag, str)]
+    siblings = tree.children[parent]
+    tags = list(map(tree.tag, siblings))
     totals: dict[str, int] = {}
-    for child in siblings:
-        totals[child.tag] = totals.get(child.tag, 0) + 1
+    for tag in tags:
+        totals[tag] = totals.get(tag, 0) + 1
     seen: dict[str, int] = {}
-    for child in siblings:
-        tag = child.tag
+    parent_path, paths = tree._paths[parent], tree._paths
+    for child, tag in zip(siblings, tags, strict=True):
         seen[tag] = seen.get(tag, 0) + 1
-        step = f"{tag}[{seen[tag]}]" if totals[tag] > 1 else tag
-        cache[child] = f"{parent_path}/{step}"
+        paths[child] = f"{parent_path}/{tag}[{seen[tag]}]" if totals[tag] > 1 else f"{parent_path}/{tag}"
