@@ -68,6 +68,8 @@ class TagTree:
     """Per node, the height of its subtree: 1 for a leaf, 2 when its children are all leaves, …"""
     _piece_keys: list[int] | None = field(default=None, repr=False)
     """The sort keys of the page's text pieces (see :meth:`_index_text`), once :meth:`text` needs them."""
+    _key_size: int = field(default=0, repr=False)
+    """The ``m`` of the sort keys (see :meth:`_index_text`)."""
     _pieces: list[str] = field(default_factory=list, repr=False)
     """The page's text pieces in document order."""
     _piece_ends: list[int] = field(default_factory=list, repr=False)
@@ -180,21 +182,26 @@ class TagTree:
         return " ".join(" ".join(self._pieces[first:last]).split())
 
     def text_bound(self, node: int) -> int:
-        """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text."""
-        first, last = self._piece_range(node)
+        """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text.
+
+        :meth:`_piece_range` written inline: MDR asks this of every record of every region.
+        """
+        keys = self._piece_keys if self._piece_keys is not None else self._index_text()
+        size = self._key_size
+        first = bisect_left(keys, node * size + size - 1)
+        last = bisect_left(keys, self.ends[node] * size + size - 1 - node)
         piece_ends = self._piece_ends
         return piece_ends[last] - piece_ends[first] + last - first
 
     def _piece_range(self, node: int) -> tuple[int, int]:
-        if self._piece_keys is None:
-            self._index_text()
-        keys, size = self._piece_keys, len(self.tokens) + 1
+        keys = self._piece_keys if self._piece_keys is not None else self._index_text()
+        size = self._key_size
         return (
             bisect_left(keys, node * size + size - 1),
             bisect_left(keys, self.ends[node] * size + size - 1 - node),
         )
 
-    def _index_text(self) -> None:
+    def _index_text(self) -> list[int]:
         """Lay the page's text pieces out in document order once, each under a sort key.
 
         With ``n`` nodes and ``m = n + 1``, node ``j``'s text has the key ``j*m + n`` and its tail, which comes
@@ -217,6 +224,8 @@ class TagTree:
         self._piece_keys = [key for key, _ in keyed]
         self._pieces = [piece for _, piece in keyed]
         self._piece_ends = [0, *accumulate(map(len, self._pieces))]
+        self._key_size = size
+        return self._piece_keys
 
 
 def _place_tails(
