@@ -8,7 +8,6 @@ root's regions are returned (P2), "similar" means a normalised edit distance at 
 from __future__ import annotations
 
 from bisect import bisect_left
-from itertools import compress, count
 from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
@@ -72,7 +71,7 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
     size = len(kids)
     tokens = tree.tokens
     ends = tree.ends
-    kid_ends = list(map(ends.__getitem__, kids))
+    kid_ends = [ends[kid] for kid in kids]
     distance = Levenshtein.distance
     runs: dict[int, dict[int, _Runs]] = {}
     for k in range(1, min(max_k, size // 2) + 1):
@@ -177,7 +176,7 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
     children, heights, ends, tokens = tree.children, tree.heights, tree.ends, tree.tokens
-    for node in reversed(list(compress(count(), map(_MIN_HEIGHT.__le__, heights)))):
+    for node in [node for node, height in enumerate(heights) if height >= _MIN_HEIGHT][::-1]:
         kids = children[node]
         if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are
             if kids[0] in found:
