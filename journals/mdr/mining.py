@@ -148,7 +148,7 @@ def _describe(
     tree: TagTree, region: Region, k: int, records: list[tuple[list[int], str]], score: int
 ) -> DataRegion:
     """The region as plain data, from its records with their text."""
-    described = [DataRecord(xpaths=[tree.xpath(node) for node in nodes], text=text) for nodes, text in records]
+    described = [DataRecord(xpaths=list(map(tree.xpath, nodes)), text=text) for nodes, text in records]
     return DataRegion(
         parent=tree.xpath(region.parent),
         k=k,

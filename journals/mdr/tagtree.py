@@ -162,15 +162,18 @@ class TagTree:
         the page: libxml2 counts an element's same-named siblings on each call, which is quadratic over
         50,000 siblings; here each parent's children are numbered once (from the tag tree, without lxml)
         and every path is kept."""
-        paths, parents = self._paths, self.parents
-        missing = []
-        while node not in paths:
-            missing.append(node)
-            node = parents[node]
+        paths = self._paths
+        path = paths.get(node)
+        if path is not None:  # mostly: a record's siblings were numbered with it
+            return path
+        parents = self.parents
+        missing = [node]
+        while parents[missing[-1]] not in paths:
+            missing.append(parents[missing[-1]])
         for ancestor in reversed(missing):
             if ancestor not in paths:
                 _number_children(self, parents[ancestor])
-        return paths[missing[0]] if missing else paths[node]
+        return paths[node]
 
     def text(self, node: int) -> str:
         """The visible text of a node's subtree, whitespace collapsed (scripts, styles, comments left out).
