@@ -7,9 +7,9 @@ anywhere: deeply nested pages only cost their size.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import NamedTuple
 
 import lxml.html
 from lxml import etree
@@ -66,14 +66,14 @@ class TagTree:
     """Per node, its child nodes."""
     heights: list[int]
     """Per node, the height of its subtree: 1 for a leaf, 2 when its children are all leaves, …"""
-    _piece_keys: list[int] | None = field(default=None, repr=False)
-    """The sort keys of the page's text pieces (see :meth:`_index_text`), once :meth:`text` needs them."""
-    _key_size: int = field(default=0, repr=False)
-    """The ``m`` of the sort keys (see :meth:`_index_text`)."""
     _pieces: list[str] = field(default_factory=list, repr=False)
-    """The page's text pieces in document order."""
+    """The page's text pieces (texts and tails with more than whitespace) in document order."""
     _piece_ends: list[int] = field(default_factory=list, repr=False)
     """Characters in the pieces before each piece (one more entry than pieces)."""
+    _firsts: list[int] = field(default_factory=list, repr=False)
+    """Per node, its first text piece (its own text, if any)."""
+    _lasts: list[int] = field(default_factory=list, repr=False)
+    """Per node, one past its last text piece (just before its own tail)."""
     _tag_names: dict[str, str] = field(default_factory=dict, repr=False)
     """The tag name of each token character."""
     _paths: dict[int, str] = field(default_factory=dict, repr=False)
@@ -81,57 +81,18 @@ class TagTree:
 
     parents: list[int] = field(default_factory=list, repr=False)
     """Per node, its parent node (-1 for the root)."""
-    extra_text: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    """Per node, the tails of left-out children (comments, scripts, …) before its first kept child."""
-    extra_tail: dict[int, list[str]] = field(default_factory=dict, repr=False)
-    """Per node, the tails of left-out siblings (comments, scripts, …) between it and its next kept sibling."""
-    _texts: list[str | None] = field(default_factory=list, repr=False)
-    """Per node, lxml's ``text``, read while :meth:`build` walks the tree (the element is in the cache then)."""
-    _tails: list[str | None] = field(default_factory=list, repr=False)
-    """Per node, lxml's ``tail``, read the same way."""
 
     @classmethod
     def build(cls, root: etree._Element, keep_elements: bool = True) -> TagTree:
-        """Build the tag tree of ``root`` and everything under it, in one pass without recursion.
+        """Build the tag tree of ``root`` and everything under it, without recursion (see :func:`_walk`).
 
-        lxml's own preorder iteration does the walk; a node's parent is found by identity (lxml keeps
-        one proxy per live element), an element whose parent was left out is left out with it, and the
-        subtree ends and heights come from one pass backwards over the preorder. Each element's text and
-        tail are read on the way, while lxml's node is in the cache (a later pass over the elements costs
-        more). Tags, text and XPaths need no lxml element afterwards: with ``keep_elements=False``,
-        :attr:`elements` is left empty and lxml's tree can be freed as soon as the tag tree is built.
+        The subtree ends and heights come from one pass backwards over the preorder. Tags, text and XPaths
+        need no lxml element afterwards: with ``keep_elements=False``, :attr:`elements` is left empty and
+        lxml's tree can be freed as soon as the tag tree is built.
         """
-        elements: list[etree._Element] = [root]
-        tags: list[str] = [root.tag]
-        parents: list[int] = [-1]
-        left_out_tails: list[tuple[int, int, str]] = []  # (parent, last node so far, tail)
-        index: dict[etree._Element, int] = {root: 0}
-        texts: list[str | None] = [root.text]
-        tails: list[str | None] = [root.tail]
-        add_element, add_tag, add_parent = elements.append, tags.append, parents.append
-        add_text, add_tail = texts.append, tails.append
-        node = 0
-        iterator = root.iter()
-        next(iterator)
-        for element in iterator:
-            parent = index.get(element.getparent())
-            if parent is None:  # inside a left-out element
-                continue
-            tag = element.tag
-            if tag.__class__ is not str or tag in IGNORED_TAGS:
-                tail = element.tail
-                if tail:  # the text after a comment, a script, … still belongs where it stands
-                    left_out_tails.append((parent, node, tail))
-                continue
-            node += 1
-            if tag not in OPAQUE_TAGS:
-                index[element] = node
-            add_element(element)
-            add_tag(tag)
-            add_parent(parent)
-            add_text(element.text)
-            add_tail(element.tail)
-        size = len(elements)
+        walk = _walk(root)
+        parents = walk.parents
+        size = len(parents)
         children: list[list[int]] = [[] for _ in range(size)]
         for node in range(1, size):
             children[parents[node]].append(node)
@@ -142,15 +103,14 @@ class TagTree:
             sizes[parent] += sizes[node]
             if heights[parent] <= heights[node]:
                 heights[parent] = heights[node] + 1
-        extra_text, extra_tail = _place_tails(left_out_tails, children)
         ends = [node + subtree for node, subtree in enumerate(sizes)]
-        tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(tags))}
-        token_chars = map(tag_chars.__getitem__, tags)
-        tree = cls(elements if keep_elements else [], "".join(token_chars), ends, children, heights)
-        tree.parents, tree.extra_text, tree.extra_tail = parents, extra_text, extra_tail
+        tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(walk.tags))}
+        tokens = "".join(map(tag_chars.__getitem__, walk.tags))
+        tree = cls(walk.elements if keep_elements else [], tokens, ends, children, heights)
+        tree.parents, tree._tag_names = parents, {char: tag for tag, char in tag_chars.items()}
+        tree._pieces, tree._firsts, tree._lasts = walk.pieces, walk.firsts, walk.lasts
+        tree._piece_ends = [0, *accumulate(map(len, walk.pieces))]
         tree._paths[0] = root.getroottree().getpath(root)
-        tree._tag_names = {char: tag for tag, char in tag_chars.items()}
-        tree._texts, tree._tails = texts, tails
         return tree
 
     def tag(self, node: int) -> str:
@@ -181,71 +141,81 @@ class TagTree:
         Text pieces are joined with a space: adjacent cells and fields stay apart. Whitespace is collapsed
         by ``split()`` and ``join`` (the same whitespace as the regex ``\\s+``, and faster).
         """
-        first, last = self._piece_range(node)
-        return " ".join(" ".join(self._pieces[first:last]).split())
+        return " ".join(" ".join(self._pieces[self._firsts[node] : self._lasts[node]]).split())
 
     def text_bound(self, node: int) -> int:
-        """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text.
-
-        :meth:`_piece_range` written inline: MDR asks this of every record of every region.
-        """
-        keys = self._piece_keys if self._piece_keys is not None else self._index_text()
-        size = self._key_size
-        first = bisect_left(keys, node * size + size - 1)
-        last = bisect_left(keys, self.ends[node] * size + size - 1 - node)
+        """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text."""
+        first, last = self._firsts[node], self._lasts[node]
         piece_ends = self._piece_ends
         return piece_ends[last] - piece_ends[first] + last - first
 
-    def _piece_range(self, node: int) -> tuple[int, int]:
-        keys = self._piece_keys if self._piece_keys is not None else self._index_text()
-        size = self._key_size
-        return (
-            bisect_left(keys, node * size + size - 1),
-            bisect_left(keys, self.ends[node] * size + size - 1 - node),
-        )
 
-    def _index_text(self) -> list[int]:
-        """Lay the page's text pieces out in document order once, each under a sort key.
+class _Walk(NamedTuple):
+    """What one walk of lxml's preorder ``iter()`` reads (see :func:`_walk`)."""
 
-        With ``n`` nodes and ``m = n + 1``, node ``j``'s text has the key ``j*m + n`` and its tail, which comes
-        after its whole subtree (just before node ``ends[j]``, innermost first), ``ends[j]*m + n - j``. A
-        node's text is then the pieces from its text's key up to, not including, its tail's key: two binary
-        searches. Pieces of whitespace only are left out (they would collapse into the joining spaces).
-        """
-        ends = self.ends
-        texts, tails = self._texts, self._tails
-        for pieces_of, extra in ((texts, self.extra_text), (tails, self.extra_tail)):
-            for node, more in extra.items():
-                pieces_of[node] = " ".join(filter(None, [pieces_of[node], *more]))
-        last = len(ends)
-        size = last + 1
-        keyed = [(node * size + last, text) for node, text in enumerate(texts) if text and not text.isspace()]
-        keyed += [
-            (ends[node] * size + last - node, tail) for node, tail in enumerate(tails) if tail and not tail.isspace()
-        ]
-        keyed.sort()
-        self._piece_keys = [key for key, _ in keyed]
-        self._pieces = [piece for _, piece in keyed]
-        self._piece_ends = [0, *accumulate(map(len, self._pieces))]
-        self._key_size = size
-        return self._piece_keys
+    elements: list[etree._Element]
+    tags: list[str]
+    parents: list[int]
+    pieces: list[str]
+    firsts: list[int]
+    lasts: list[int]
 
 
-def _place_tails(
-    left_out_tails: list[tuple[int, int, str]], children: list[list[int]]
-) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
-    """Where the tails of left-out elements go: each ``(parent, last node so far, tail)`` after the parent's
-    last kept child so far, else into the parent's text. Returns the extra texts and the extra tails."""
-    extra_text: dict[int, list[str]] = {}
-    extra_tail: dict[int, list[str]] = {}
-    for parent, last, tail in left_out_tails:
-        siblings = children[parent]
-        before = bisect_right(siblings, last)
-        if before:
-            extra_tail.setdefault(siblings[before - 1], []).append(tail)
-        else:
-            extra_text.setdefault(parent, []).append(tail)
-    return extra_text, extra_tail
+def _walk(root: etree._Element) -> _Walk:
+    """The kept elements under ``root`` in preorder, their tags and parents, and the page's text, in one walk.
+
+    A node's parent is found by identity (lxml keeps one proxy per live element); an element whose parent
+    was left out is left out with it. Texts and tails are read on the way, while lxml's node is in the cache
+    (a later pass over the elements costs more), and laid out in document order: a node's text when it
+    starts, its tail when the walk leaves its subtree (the nodes still open are kept on a stack). A node's
+    text is then one slice of the pieces. The tail of a comment, a script, … still belongs where it stands;
+    pieces of whitespace only are left out (they would collapse into the joining spaces). One loop with
+    everything local: it runs once per element.
+    """
+    walk = _Walk([root], [root.tag], [-1], [], [0], [0])
+    elements, tags, parents, pieces, firsts, lasts = walk
+    text = root.text
+    if text and not text.isspace():
+        pieces.append(text)
+    open_nodes: list[int] = [0]
+    open_tails: list[str | None] = [None]
+    index: dict[etree._Element, int] = {root: 0}
+    iterator = root.iter()
+    next(iterator)
+    for element in iterator:
+        parent = index.get(element.getparent())
+        if parent is None:  # inside a left-out element
+            continue
+        while open_nodes[-1] != parent:  # leave the subtrees that ended: their pieces end, their tails follow
+            lasts[open_nodes.pop()] = len(pieces)
+            text = open_tails.pop()
+            if text and not text.isspace():
+                pieces.append(text)
+        tag = element.tag
+        if tag.__class__ is not str or tag in IGNORED_TAGS:
+            text = element.tail
+            if text and not text.isspace():
+                pieces.append(text)
+            continue
+        node = len(parents)
+        if tag not in OPAQUE_TAGS:
+            index[element] = node
+        elements.append(element)
+        tags.append(tag)
+        parents.append(parent)
+        firsts.append(len(pieces))
+        lasts.append(0)
+        text = element.text
+        if text and not text.isspace():
+            pieces.append(text)
+        open_nodes.append(node)
+        open_tails.append(element.tail)
+    for node in reversed(open_nodes):  # the root's own tail is no text of the tree
+        lasts[node] = len(pieces)
+        text = open_tails.pop()
+        if text and not text.isspace() and node:
+            pieces.append(text)
+    return walk
 
 
 def _number_children(tree: TagTree, parent: int) -> None:
