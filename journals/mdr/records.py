@@ -16,7 +16,7 @@ are similar to a record are records too (§3.4).
 
 from __future__ import annotations
 
-from itertools import pairwise
+from itertools import pairwise, repeat
 
 from journals.mdr.regions import Region, nodes_similar, similar
 from journals.mdr.tagtree import TagTree
@@ -61,7 +61,7 @@ def _records_of_node(tree: TagTree, node: int, threshold: float) -> list[Record]
     if (
         len(kids) >= _MIN_SPLIT
         and not _is_data_row(tree, inner)
-        and all(tree.text_bound(kid) for kid in kids)
+        and all(map(tree.text_bound, kids))
         and _all_similar(tree, kids, threshold)
     ):
         return [[kid] for kid in kids]
@@ -80,7 +80,7 @@ def _mostly_similar(tree: TagTree, gns: list[list[int]], threshold: float) -> bo
     middle = max(0, len(by_length) // 2 - _TYPICAL_CANDIDATES // 2)
     needed = 2 * len(strings) / 3
     return any(
-        sum(similar(typical, string, threshold) for string in strings) >= needed
+        sum(map(similar, repeat(typical), strings, repeat(threshold))) >= needed
         for typical in by_length[middle : middle + _TYPICAL_CANDIDATES]
     )
 

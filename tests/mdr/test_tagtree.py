@@ -95,3 +95,12 @@ def test_root_path_counts_the_second_root_libxml2_makes_of_text_after_html():
     getpath = root.getroottree().getpath
     assert tree.xpath(0) == getpath(root) == "/html[1]"
     assert [tree.xpath(node) for node in range(len(tree.elements))] == [getpath(e) for e in tree.elements]
+
+
+def test_tree_built_without_elements_reads_the_same():
+    root = parse_html(PAGE)
+    full, bare = TagTree.build(root), TagTree.build(root, keep_elements=False)
+    assert bare.elements == []
+    nodes = range(len(full.elements))
+    for read in (TagTree.tag, TagTree.xpath, TagTree.text):
+        assert [read(bare, node) for node in nodes] == [read(full, node) for node in nodes]
