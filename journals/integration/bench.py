@@ -14,9 +14,10 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from journals.collector import cyclic_gc_paused
 from journals.integration.distance import direct_distances, indirect_distances
 from journals.integration.fusion import Claim, fuse
-from journals.integration.integrator import claims_by_item, cyclic_gc_paused, name_mappings
+from journals.integration.integrator import claims_by_item, name_mappings
 from journals.integration.linkage import link_records
 from journals.integration.mapping import abstract_extraction, abstract_integration, overlaps
 from journals.integration.model import NUMBER, Observation, PhysicalAttribute, SourceRecord

@@ -9,12 +9,11 @@ when no measured distance speaks against it (an extension of the paper, which as
 
 from __future__ import annotations
 
-import gc
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from journals.collector import cyclic_gc_paused
 from journals.integration.distance import MATCH_THRESHOLD, Distance, direct_distances, indirect_distances
 from journals.integration.fusion import Claim, FusionResult, ItemKey, fuse
 from journals.integration.linkage import Linkage, link_records
@@ -46,23 +45,6 @@ class Integrated:
     """The fused title of each journal (the most common of its records')."""
     sources: dict[int, list[str]]
     """The sources of each journal."""
-
-
-@contextmanager
-def cyclic_gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the block runs.
-
-    The integration builds millions of small objects without reference cycles (claims, distances, clusters);
-    every collector pass walks all of them, so at 100,000 journals the passes cost more than the work itself
-    (``bench_integration``: 34 s with the collector, 15 s without). Reference counting still frees everything.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def integrate(

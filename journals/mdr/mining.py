@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from journals.collector import cyclic_gc_paused
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
 from journals.mdr.tagtree import TagTree, parse_html
@@ -51,38 +50,26 @@ class DataRegion:
 
 
 def mine_data_regions(
-    html: str | bytes, k: int = DEFAULT_MAX_NODE_LENGTH, threshold: float = DEFAULT_THRESHOLD
+    html: str | bytes,
+    k: int = DEFAULT_MAX_NODE_LENGTH,
+    threshold: float = DEFAULT_THRESHOLD,
+    pause_collector: bool = True,
 ) -> list[DataRegion]:
     """Mine a page's data regions (MDR, Liu, Grossman and Zhai, KDD 2003), best first.
 
     ``k`` is the longest generalized node, ``threshold`` the normalised edit distance under which two
-    generalized nodes are similar. An empty or unparsable page has no regions.
+    generalized nodes are similar. An empty or unparsable page has no regions. With ``pause_collector``,
+    the cyclic garbage collector is off while the page is mined (:mod:`journals.collector`: mining makes no
+    cycles, its passes cost about 5%); the crawl's pipeline, mining in worker threads beside the reactor, keeps
+    it on, since a process-wide switch held by threads that often overlap would starve it.
     """
-    with _collector_paused():
+    with cyclic_gc_paused() if pause_collector else nullcontext():
         root = parse_html(html)
         if root is None:
             return []
         tree = TagTree.build(root, keep_elements=False)
         del root  # lxml's tree is freed now, while it is still in the cache
         return mine_tag_tree(tree, k, threshold)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a page is mined, then restore it as it was.
-
-    Mining allocates a few containers per element (lxml proxies, lists, tuples) and none of them takes part
-    in a reference cycle, so the collector's passes over them find nothing and cost about 5% of the time.
-    Reference counting still frees everything as usual; cycles made elsewhere meanwhile are collected once
-    the collector runs again.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:

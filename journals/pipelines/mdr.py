@@ -49,7 +49,7 @@ class MDRPipeline:
                 index = await self._listing_index(page.url, page.html)
                 item.listing_record = index.find(item.url, item.listing_title)
             else:
-                regions = await run_in_thread(mine_data_regions, page.html, self.k, self.threshold)
+                regions = await run_in_thread(mine_data_regions, page.html, self.k, self.threshold, False)
                 item.main_regions[page.url] = [region.parent for region in regions[: self.main_regions]]
         return item
 
