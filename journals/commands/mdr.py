@@ -32,11 +32,12 @@ class Command(ScrapyCommand):
         return "Mine the data regions and records of a page (MDR)"
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
-        """``--json``, ``--k`` and ``--threshold`` (defaults: MDR_MAX_NODE_LENGTH, MDR_THRESHOLD)."""
+        """``--json``, ``--k``, ``--threshold`` (defaults: MDR_MAX_NODE_LENGTH, MDR_THRESHOLD), ``--navigation``."""
         super().add_options(parser)
         parser.add_argument("--json", action="store_true", help="print one JSON object: {\"regions\": [...]}")
         parser.add_argument("--k", type=int, default=None, help="most nodes in a generalized node")
         parser.add_argument("--threshold", type=float, default=None, help="most normalised edit distance")
+        parser.add_argument("--navigation", action="store_true", help="also report the regions inside <nav>")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Read the page, mine it, print the regions."""
@@ -47,7 +48,7 @@ class Command(ScrapyCommand):
         threshold = opts.threshold if opts.threshold is not None else settings.getfloat("MDR_THRESHOLD", 0.3)
         if k < 1 or not 0 <= threshold < 1:
             raise UsageError("--k must be at least 1 and --threshold in [0, 1)")
-        regions = mine_data_regions(read_page(args[0]), k, threshold)
+        regions = mine_data_regions(read_page(args[0]), k, threshold, navigation=opts.navigation)
         if opts.json:
             print(json.dumps({"regions": [asdict(region) for region in regions]}, ensure_ascii=False))
         else:

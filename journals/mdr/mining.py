@@ -54,6 +54,7 @@ def mine_data_regions(
     k: int = DEFAULT_MAX_NODE_LENGTH,
     threshold: float = DEFAULT_THRESHOLD,
     pause_collector: bool = True,
+    navigation: bool = False,
 ) -> list[DataRegion]:
     """Mine a page's data regions (MDR, Liu, Grossman and Zhai, KDD 2003), best first.
 
@@ -61,7 +62,8 @@ def mine_data_regions(
     generalized nodes are similar. An empty or unparsable page has no regions. With ``pause_collector``,
     the cyclic garbage collector is off while the page is mined (:mod:`journals.collector`: mining makes no
     cycles, its passes cost about 5%); the crawl's pipeline, mining in worker threads beside the reactor, keeps
-    it on, since a process-wide switch held by threads that often overlap would starve it.
+    it on, since a process-wide switch held by threads that often overlap would starve it. Regions inside a
+    ``<nav>`` are left out unless ``navigation`` (see :func:`mine_tag_tree`).
     """
     with cyclic_gc_paused() if pause_collector else nullcontext():
         root = parse_html(html)
@@ -69,16 +71,18 @@ def mine_data_regions(
             return []
         tree = TagTree.build(root, keep_elements=False)
         del root  # lxml's tree is freed now, while it is still in the cache
-        return mine_tag_tree(tree, k, threshold)
+        return mine_tag_tree(tree, k, threshold, navigation)
 
 
-def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
+def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = False) -> list[DataRegion]:
     """Mine an already built tag tree (see :func:`mine_data_regions`).
 
     The root's regions (UnCoveredDRs) are reported, and so are the regions nested inside their records
     when those are themselves lists of substantial records (see :func:`_kept`). A record without
     any text describes no object and is left out; a region left with fewer than three records, or a region
     of k > 1 nodes left with three, is left out too. Each record is reported once (see :func:`_reported_once`).
+    Unless ``navigation``, a region inside a ``<nav>`` is left out: its author marked it as the site's menus,
+    not as data (on the 164 labelled pages it removes 3,805 records found, 237 of them labelled).
     """
     top, nested = find_all_regions(tree, k, threshold)
     taken = bytearray(len(tree.tokens))
@@ -88,6 +92,8 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
     mined: list[_Mined] = []
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
+            if not navigation and _in_navigation(tree, region.parent):
+                continue
             if region.k == 1 and region.count < MIN_RECORDS and not any(
                 may_split(tree, kid) for kid in tree.children[region.parent][region.start : region.start + region.count]
             ):
@@ -103,6 +109,15 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float) -> list[DataRegion]:
             if _kept(region_k, len(texts), score, tags, is_nested):
                 mined.append(_Mined(region, region_k, texts, score, is_nested))
     return _reported_once(tree, mined)
+
+
+def _in_navigation(tree: TagTree, node: int) -> bool:
+    """Whether ``node`` is a ``<nav>`` or inside one."""
+    while node >= 0:
+        if tree.tag(node) == "nav":
+            return True
+        node = tree.parents[node]
+    return False
 
 
 class _Mined(NamedTuple):

@@ -67,7 +67,7 @@ def test_regions_inside_a_region_are_not_reported():
 def test_regions_are_ranked_by_content():
     menu = "<ul>" + "<li><a href='/m'>M</a></li>" * 4 + "</ul>"
     items = "".join(f"<div><h2>Title {i}</h2><p>{'long text ' * 20}</p></div>" for i in range(3))
-    regions = mine_data_regions(_page(f"<nav>{menu}</nav><main>{items}</main>"))
+    regions = mine_data_regions(_page(f"<nav>{menu}</nav><main>{items}</main>"), navigation=True)
     assert [region.parent for region in regions] == ["/html/body/main", "/html/body/nav/ul"]
     assert regions[0].score > regions[1].score
 

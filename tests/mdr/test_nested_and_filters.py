@@ -130,3 +130,12 @@ def test_mine_tag_tree_texts_skip_comments_scripts_and_svg_drawings():
     tree = TagTree.build(parse_html(_page(body)))
     region = mine_tag_tree(tree, 10, 0.3)[0]
     assert region.records[0].text == "Item 0 after comment after script"
+
+
+def test_lists_inside_nav_are_left_out_unless_asked_for():
+    menu = "<nav><ul>" + "".join(f"<li><a href='/s{i}'>Subject area {i}</a></li>" for i in range(6)) + "</ul></nav>"
+    products = "<main><ul>" + "".join(_item(i) for i in range(5)) + "</ul></main>"
+    page = _page(menu + products)
+    assert {region.parent for region in mine_data_regions(page)} == {"/html/body/main/ul"}
+    with_menus = {region.parent for region in mine_data_regions(page, navigation=True)}
+    assert with_menus == {"/html/body/main/ul", "/html/body/nav/ul"}
