@@ -176,9 +176,11 @@ def extract_tree(
     """:func:`extract_page` on an already parsed page.
 
     A page shaped like one the rules have read is read by position (:mod:`journals.extraction.positions`);
-    any other is named by its template signature and read by the template's rules, or learned.
+    any other is named by its template signature and read by the template's rules, or learned. A page of a
+    shape the rules had not read yet is also searched by its labels once, for rows the rules miss.
     """
     values = rules = None
+    learned_rows = False
     if (shaped := learned_rules.read_by_position(source, root, page.role)) is not None:
         template, rules, texts = shaped
         values = _rule_values(rules, texts, page)
@@ -187,10 +189,17 @@ def extract_tree(
         rules = learned_rules.get(source, template)
         if rules is not None and rules.pages_learned >= LEARNING_PAGES:
             values = _rule_values(rules, rules.apply(root), page)
-            if values is not None:
-                learned_rules.remember_shape(source, template, root, page.role)
+            if (
+                values is not None
+                and learned_rules.remember_shape(source, template, root, page.role)
+                and (missed := _rows_the_rules_miss(root, page.role, rules, regions))
+            ):
+                learned_rules.learn(source, template, {name: xpath for name, (_, xpath) in missed.items()})
+                for name, (value, xpath) in missed.items():
+                    values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
+                learned_rows = True
     if values is not None:
-        result = PageExtraction(page.url, template, values)
+        result = PageExtraction(page.url, template, values, learned=learned_rows)
     else:
         learned = learn_page(root, page.role, regions)
         rules = learned_rules.learn(source, template, _changed_rules(rules, root, learned))
@@ -200,6 +209,20 @@ def extract_tree(
     if has_structured_data(page.html, root):
         _add_structured(page, root, result)
     return result
+
+
+def _rows_the_rules_miss(
+    root: etree._Element, role: str, rules: TemplateRules, regions: Iterable[str]
+) -> dict[str, tuple[Parsed, str]]:
+    """The rows a page shows that its template's rules have no rule for, found by the page's labels.
+
+    A template is trusted after :data:`LEARNING_PAGES` pages; a row those pages all left out (a metric few
+    journals have) would otherwise never get a rule, and which rows a template's first pages show depends on
+    the crawl's order (a crawl killed and resumed once differed from the uninterrupted one by such a row).
+    Asked once per new page shape: a handful of pages per template.
+    """
+    learned = learn_page(root, role, regions)
+    return {name: found for name, found in learned.items() if name not in rules.xpaths}
 
 
 def _changed_rules(

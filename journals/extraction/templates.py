@@ -192,17 +192,20 @@ class LearnedRules:
             return template, rules, list(texts)
         return None
 
-    def remember_shape(self, source: str, template: str, root: etree._Element, role: str = "") -> None:
-        """Give ``root``'s page shape a positional reader, if the template's trusted rules read it right."""
+    def remember_shape(self, source: str, template: str, root: etree._Element, role: str = "") -> bool:
+        """Give ``root``'s page shape a positional reader, if the template's trusted rules read it right;
+        True when a reader was added."""
         rules = self.get(source, template)
         if rules is None or rules.pages_learned < LEARNING_PAGES or not rules.xpaths:
-            return
+            return False
         shapes = self.shapes.setdefault((source, role), [])
         if sum(t == template for t, _ in shapes) >= READERS_PER_TEMPLATE:
-            return
+            return False
         reader = compile_reader(root, rules.xpaths, *signature_parents(root))
-        if reader is not None and list(reader.read(root) or ()) == rules.apply(root):
-            shapes.insert(0, (template, reader))
+        if reader is None or list(reader.read(root) or ()) != rules.apply(root):
+            return False
+        shapes.insert(0, (template, reader))
+        return True
 
     def take_changed(self) -> dict[tuple[str, str], dict[str, str]]:
         """The trusted rules changed since the last call (to save), forgetting them.

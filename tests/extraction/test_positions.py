@@ -167,3 +167,14 @@ def test_a_template_parent_with_too_many_children_gets_no_reader() -> None:
     assert main.tag == "main"
     assert compile_reader(crowded, xpaths, main[-2], [main]) is None
     assert compile_reader(crowded, xpaths, main[-2], []) is not None
+
+
+def test_a_row_the_learning_pages_all_left_out_is_learned_on_the_first_page_that_shows_it() -> None:
+    learned_rules = _trained(ROWS)  # trusted without an SJR rule: no learning page showed one
+    assert "sjr" not in _rules(learned_rules)
+    shown = extract_journal([_page(50, [*ROWS, ("SJR", "1.234")])], learned_rules, source="s")
+    assert shown.value("sjr") == 1.234
+    assert "sjr" in _rules(learned_rules)
+    again = extract_journal([_page(51, [*ROWS, ("SJR", "2.5")])], learned_rules, source="s")
+    assert again.value("sjr") == 2.5
+    assert again.values["sjr"].method == "rule"
