@@ -8,8 +8,11 @@ a :class:`PositionalReader`, which reads a later page by walking the same chains
 and checking, on the way, the shape it relies on:
 
 - every element on a chain has the child count it had (a row added or left out anywhere on the way fails);
-- every label and value element has its tag, and every label its text (a label's text node equal to the one
-  read, or passing the rule's own test for a value written inside the label's text: "ISSN: 1234-5679").
+- every element the rule names by tag (a label's ``dt``, the title's ``h1``) has that tag, and every label its
+  text (a label's text node equal to the one read, or passing the rule's own test for a value written inside
+  the label's text: "ISSN: 1234-5679");
+- the title is where it was, and the children of the elements the template signature reads have their tags
+  and classes (see :func:`compile_reader`).
 
 A page that fails any check is read by the rules themselves. The reader is built when the rules read a page
 right and kept only if it returns exactly what the rules returned there; :class:`~journals.extraction.templates.
@@ -200,8 +203,10 @@ class _ReaderWriter:
 
     def _check_label(self, label: Any, test: tuple[str, str]) -> bool:
         """Write the check that ``label`` still holds its label text; False when no text node of it passes."""
+        if not isinstance(label, etree._Element):
+            return False
         register = self.reach(label, check_tag=True, leaf_count=False)
-        if register is None or not isinstance(label, etree._Element):
+        if register is None:
             return False
         kind, wanted = test
         slots = [(f"{register}.text", label.text)]

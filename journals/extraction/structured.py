@@ -45,7 +45,7 @@ def has_structured_data(html: str, root: etree._Element) -> bool:
     head = _head(root)
     if head is not None:
         for meta in head:
-            if meta.tag == "meta" and (meta.get("name") or meta.get("property") or "").casefold() in META_NAMES:
+            if meta.tag == "meta" and _meta_name(meta)[1].casefold() in META_NAMES:
                 return True
     if len(html) < TREE_TEST_FROM:
         return _EMBEDDED_MARKERS[0] in html or _EMBEDDED_MARKERS[1] in html
@@ -62,6 +62,12 @@ def _head(root: etree._Element) -> etree._Element | None:
     return None
 
 
+def _meta_name(meta: etree._Element) -> tuple[str, str]:
+    """Which attribute names a meta tag (``name``, else ``property`` as Open Graph writes it) and the name."""
+    key = "name" if meta.get("name") is not None else "property"
+    return key, meta.get(key) or ""
+
+
 def _head_metas(root: etree._Element) -> list[tuple[str, str, str]]:
     """(attribute, content, XPath of the content) of the head's meta tags that name one (see META_NAMES)."""
     head = _head(root)
@@ -71,8 +77,7 @@ def _head_metas(root: etree._Element) -> list[tuple[str, str, str]]:
     for meta in head:
         if meta.tag != "meta":
             continue
-        key = "name" if meta.get("name") is not None else "property"
-        name = meta.get(key) or ""
+        key, name = _meta_name(meta)
         attribute = META_NAMES.get(name.casefold())
         content = (meta.get("content") or "").strip()
         if attribute is not None and content:

@@ -165,7 +165,7 @@ class LearnedRules:
 
     def read_by_position(
         self, source: str, root: etree._Element, role: str = ""
-    ) -> tuple[str, TemplateRules, list[str]] | None:
+    ) -> tuple[str, TemplateRules, tuple[str, ...]] | None:
         """(template, rules, the rules' texts) when one of ``source``'s page shapes fits ``root``, else None.
 
         One read in :data:`~journals.extraction.positions.AUDIT_EVERY` is checked against the rules' XPath
@@ -185,11 +185,11 @@ class LearnedRules:
             stats.reads += 1
             if stats.reads % AUDIT_EVERY == 0:
                 stats.audits += 1
-                if rules.apply(root) != list(texts):
+                if rules.apply(root) != list(texts):  # the audit only: no copy on the other reads
                     stats.disagreements += 1
                     shapes.pop(0)
                     return None
-            return template, rules, list(texts)
+            return template, rules, texts
         return None
 
     def remember_shape(self, source: str, template: str, root: etree._Element, role: str = "") -> bool:
