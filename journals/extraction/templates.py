@@ -145,6 +145,7 @@ class LearnedRules:
         mine = self.templates.setdefault(source, {})
         for template, xpaths in stored.items():
             mine[template] = TemplateRules(dict(xpaths), pages_learned=LEARNING_PAGES)
+            self._forget_shapes(source, template)
 
     def get(self, source: str, template: str) -> TemplateRules | None:
         """The rules of ``template`` on ``source``, if learned."""
@@ -157,11 +158,17 @@ class LearnedRules:
             rules = self.templates[source][template] = TemplateRules({})
         if rules.update(xpaths):
             self.changed.add((source, template))
-            for key, shapes in self.shapes.items():
-                if key[0] == source:
-                    shapes[:] = [(t, r) for t, r in shapes if t != template]
+            self._forget_shapes(source, template)
         rules.pages_learned += 1
         return rules
+
+    def _forget_shapes(self, source: str, template: str) -> None:
+        """Drop the positional readers of a template whose rules changed or were replaced: a reader returns
+        the texts of the rules it was made for, in their order (the stored rules of a source, loaded while its
+        first pages were already being learned, list the same attributes in another order)."""
+        for key, shapes in self.shapes.items():
+            if key[0] == source:
+                shapes[:] = [(t, r) for t, r in shapes if t != template]
 
     def read_by_position(
         self, source: str, root: etree._Element, role: str = ""

@@ -192,3 +192,20 @@ def test_a_row_the_learning_pages_all_left_out_is_learned_on_the_first_page_that
     again = extract_journal([_page(51, [*ROWS, ("SJR", "2.5")])], learned_rules, source="s")
     assert again.value("sjr") == 2.5
     assert again.values["sjr"].method == "rule"
+
+
+def test_rules_loaded_over_a_template_with_readers_are_read_in_their_own_order() -> None:
+    """Found by a CI rehearsal: the pipeline loads a source's stored rules in a worker thread while its other
+    items are already extracted; a reader made for the rules learned meanwhile returned their texts in that
+    order, and the stored rules, in another, took them as each other's (impact factor for CiteScore)."""
+    rows = [("Impact Factor", "4.117"), ("CiteScore", "5.2"), ("SJR", "0.7")]
+    learned_rules = _trained(rows)
+    assert learned_rules.shapes[("s", "home")]
+    ((template, rules),) = learned_rules.templates["s"].items()
+    order = ["title", *reversed([name for name in rules.xpaths if name != "title"])]  # the metrics reversed
+    assert order != list(rules.xpaths)  # another order of the same rules, as the database returns them
+    learned_rules.load("s", {template: {name: rules.xpaths[name] for name in order}})
+    extraction = extract_journal([_page(60, rows)], learned_rules, source="s")
+    assert extraction.value("impact_factor") == 4.117
+    assert extraction.value("citescore") == 5.2
+    assert extraction.value("sjr") == 0.7
