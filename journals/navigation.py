@@ -10,27 +10,47 @@ from __future__ import annotations
 import json
 import pkgutil
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from urllib.parse import urljoin, urlsplit
 
+from lxml import etree
 from lxml import html as lxml_html
 
+from journals.entries import find_journal_list
+
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
-"""Anchors inside these are site chrome, never journal entries or pagination."""
+"""Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
 SKIPPED_SCHEMES = ("javascript:", "mailto:", "tel:", "#")
+HIDING_CLASSES = frozenset({"sr-only", "visually-hidden", "visuallyhidden", "hidden", "d-none", "hide", "invisible"})
+HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+RECORD_TAGS = frozenset({"li", "tr", "dd", "dt", "article"})
+"""An anchor's row: the text around it there (an ISSN, "journal") says what the anchor links to."""
+RECORD_TEXT_LIMIT = 400
 
 
 @dataclass(frozen=True)
 class Anchor:
-    """One link of a page: absolute URL, normalised text, and where it sits."""
+    """One link of a page: absolute URL, normalised visible text, and where it sits."""
 
     url: str
     text: str
-    in_chrome: bool
+    """The anchor's visible text; else its image's ``alt`` or ``title``; else its own ``title``/``aria-label``."""
+    chrome: str
+    """The nearest chrome element around it (``nav``, ``header``, ``footer``, ``aside``), ``""`` if none."""
     group: str
     """The anchor's structural signature: tags and classes of its ancestors, no positions."""
+    shape: str = ""
+    """Its tags only, with the column of a table cell: a list split into boxes of different classes shares it."""
+    record_text: str = ""
+    """The visible text of the anchor's row (``li``, ``tr``, ``dd``, ``article``), when short."""
+
+    @property
+    def in_chrome(self) -> bool:
+        """Whether the anchor sits inside site chrome."""
+        return bool(self.chrome)
 
 
 @dataclass(frozen=True)
@@ -39,9 +59,16 @@ class PageLinks:
 
     letters: list[Anchor]
     pages: list[Anchor]
-    journals: list[Anchor]
+    content: list[Anchor]
+    """Every other anchor with text: where :func:`journals.entries.journal_entries` finds the list."""
     browse: list[Anchor]
     metrics: list[Anchor]
+
+    @property
+    def journals(self) -> list[Anchor]:
+        """The page's journal entries, judged on this page alone."""
+        found = find_journal_list(self.content)
+        return found.anchors if found is not None else []  # type: ignore[return-value]
 
 
 @cache
@@ -61,71 +88,149 @@ def normalise_text(text: str) -> str:
     return " ".join(text.split())
 
 
+def is_hidden(element: etree._Element) -> bool:
+    """Whether an element hides itself: ``hidden``, ``aria-hidden``, an inline ``display:none``, a hiding class."""
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    style = element.get("style")
+    if style and HIDING_STYLE.search(style):
+        return True
+    classes = element.get("class")
+    return bool(classes) and not HIDING_CLASSES.isdisjoint(classes.split())
+
+
+def visible_text(element: etree._Element) -> str:
+    """The element's text without its hidden descendants, scripts and styles, whitespace collapsed."""
+    parts: list[str] = []
+    _collect_visible(element, parts)
+    return normalise_text("".join(parts))
+
+
+def _collect_visible(element: etree._Element, parts: list[str]) -> None:
+    if element.text:
+        parts.append(element.text)
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in ("script", "style") and not is_hidden(child):
+            _collect_visible(child, parts)
+        if child.tail:
+            parts.append(child.tail)
+
+
+def anchor_text(element: etree._Element) -> str:
+    """What an anchor says: its visible text, else an image's ``alt``/``title``, else its ``title``/``aria-label``."""
+    text = visible_text(element)
+    if text:
+        return text
+    for image in element.iter("img"):
+        text = normalise_text(image.get("alt") or image.get("title") or "")
+        if text:
+            return text
+    return normalise_text(element.get("title") or element.get("aria-label") or "")
+
+
 def anchors(page_html: str | bytes, page_url: str) -> list[Anchor]:
-    """Every followable anchor of a page, in document order, with absolute URLs (fragments dropped)."""
+    """Every followable anchor of a page, in document order, with absolute URLs (fragments dropped).
+
+    Script links (``href="#"``, ``javascript:``) are not followable: the list they would filter is read where it is.
+    """
     if not page_html:
         return []
     try:
         root = lxml_html.fromstring(page_html)
-    except (ValueError, lxml_html.etree.ParserError):
+    except (ValueError, etree.ParserError):
         return []
-    base = root.xpath("string(//base/@href)") or page_url
+    base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
+    row_texts: dict[etree._Element, str] = {}
     found = []
     for element in root.iter("a"):
         href = (element.get("href") or "").strip()
         if not href or href.startswith(SKIPPED_SCHEMES):
             continue
-        url = urljoin(urljoin(page_url, base), href).split("#", 1)[0]
+        url = urljoin(base, href).split("#", 1)[0]
         if urlsplit(url).scheme not in ("http", "https"):
             continue
         ancestors = [a for a in element.iterancestors() if isinstance(a.tag, str)]
+        chrome = next(
+            (a.tag if a.tag in CHROME_TAGS else "nav" for a in ancestors
+             if a.tag in CHROME_TAGS or a.get("role") == "navigation"),
+            "",
+        )
+        row = next((a for a in ancestors[:4] if a.tag in RECORD_TAGS), None)
         found.append(
             Anchor(
                 url=url,
-                text=normalise_text(element.text_content()),
-                in_chrome=any(a.tag in CHROME_TAGS or a.get("role") == "navigation" for a in ancestors),
+                text=anchor_text(element),
+                chrome=chrome,
                 group="/".join(f"{a.tag}.{a.get('class', '')}" for a in reversed(ancestors)),
+                shape="/".join(_shape_step(a) for a in reversed(ancestors)),
+                record_text=_row_text(row, row_texts) if row is not None else "",
             )
         )
     return found
 
 
-def classify(page_anchors: Iterable[Anchor]) -> PageLinks:
-    """Sort a page's anchors into letters, pagination, journal entries, browse and metrics hops."""
+def _shape_step(element: etree._Element) -> str:
+    """One step of an anchor's shape: the tag, and for a table cell its column."""
+    if element.tag in ("td", "th"):
+        parent = element.getparent()
+        return f"{element.tag}[{parent.index(element) if parent is not None else 0}]"
+    return str(element.tag)
+
+
+def _row_text(row: etree._Element, cache: dict[etree._Element, str]) -> str:
+    """The row's visible text (cached: a row holds several anchors), empty when longer than a record's."""
+    text = cache.get(row)
+    if text is None:
+        text = normalise_text(row.text_content())
+        text = text if len(text) <= RECORD_TEXT_LIMIT else ""
+        cache[row] = text
+    return text
+
+
+def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
+    """Sort a page's anchors into letters, pagination, browse and metrics hops, and content.
+
+    A letter is an anchor reading ``B``, ``0-9`` or ``Ab`` among anchors that mostly read so: a journal called
+    "AI" or "C" in a list of journals is not an index. A page number links to a page like this one (same
+    path, or a sibling or child of it): "82" linking to a search of a journal's articles is not a page.
+    """
     patterns = _patterns()
+    page_anchors = list(page_anchors)
+    letter_like = [bool(patterns["letter"].fullmatch(a.text)) for a in page_anchors]
+    group_sizes = Counter(a.group for a in page_anchors)
+    group_letters = Counter(a.group for a, like in zip(page_anchors, letter_like, strict=True) if like)
     letters, pages, browse, metrics, content = [], [], [], [], []
-    for anchor in page_anchors:
+    for anchor, like in zip(page_anchors, letter_like, strict=True):
         text = anchor.text
-        if patterns["letter"].fullmatch(text):
+        if like and group_letters[anchor.group] * 2 >= group_sizes[anchor.group]:
             letters.append(anchor)
-        elif anchor.in_chrome:
-            if patterns["browse"].fullmatch(text):
-                browse.append(anchor)
-            elif patterns["metrics_page"].fullmatch(text):
-                metrics.append(anchor)  # a journal's own menu often holds "About the journal"
-        elif patterns["next_page"].fullmatch(text):
-            pages.append(anchor)
         elif patterns["browse"].fullmatch(text):
             browse.append(anchor)
         elif patterns["metrics_page"].fullmatch(text):
-            metrics.append(anchor)
+            metrics.append(anchor)  # a journal's own menu often holds "About the journal"
+            content.append(anchor)  # and a list may hold journals called "Information" or "Metrics"
+        elif (
+            anchor.chrome in ("", "nav")
+            and patterns["next_page"].fullmatch(text)
+            and (not text[:1].isdigit() or not page_url or is_near(anchor.url, page_url))
+        ):
+            pages.append(anchor)
         elif text:
             content.append(anchor)
     # Content links before menu links, and "About the journal" before a bare "About" that may be the site's.
     metrics.sort(key=lambda anchor: (anchor.in_chrome, " " not in anchor.text))
-    return PageLinks(letters=letters, pages=pages, journals=_largest_group(content), browse=browse, metrics=metrics)
+    return PageLinks(letters=letters, pages=pages, content=content, browse=browse, metrics=metrics)
 
 
 def page_links(page_html: str | bytes, page_url: str) -> PageLinks:
     """:func:`classify` the anchors of one page."""
-    return classify(anchors(page_html, page_url))
+    return classify(anchors(page_html, page_url), page_url)
 
 
-def _largest_group(content: list[Anchor]) -> list[Anchor]:
-    """The journal entries: the structural group of anchors carrying the most text."""
-    groups: dict[str, list[Anchor]] = {}
-    for anchor in content:
-        groups.setdefault(anchor.group, []).append(anchor)
-    if not groups:
-        return []
-    return max(groups.values(), key=lambda g: sum(len(a.text) for a in g))
+def is_near(url: str, page_url: str) -> bool:
+    """Whether ``url`` is on the page's host and its path is the page's, a sibling of it, or under it."""
+    link, page = urlsplit(url), urlsplit(page_url)
+    if (link.hostname or "").removeprefix("www.") != (page.hostname or "").removeprefix("www."):
+        return False
+    path, here = link.path.rstrip("/"), page.path.rstrip("/")
+    return path == here or path.rpartition("/")[0] == here.rpartition("/")[0] or path.startswith(here + "/")

@@ -16,8 +16,9 @@ import scrapy
 from scrapy.http import Response, TextResponse
 
 from journals.decoding import decode_html, looks_binary
+from journals.entries import ListingMemory, find_journal_list
 from journals.items import FetchedPage, JournalPages
-from journals.navigation import PageLinks, page_links
+from journals.navigation import Anchor, PageLinks, page_links
 
 
 def site_profiles() -> dict[str, dict[str, Any]]:
@@ -31,6 +32,11 @@ def index_letter(anchor_text: str) -> str:
     """The A–Z letter an index anchor stands for: ``Ab`` → ``A``; digits and ``#`` → ``0-9``."""
     first = anchor_text[:1].upper()
     return first if "A" <= first <= "Z" else "0-9"
+
+
+def site_host(url: str) -> str:
+    """The host a URL's site is known by: ``www.example.org`` and ``example.org`` are one site."""
+    return (urlsplit(url).hostname or "").removeprefix("www.")
 
 
 def source_name(start_url: str) -> str:
@@ -61,6 +67,7 @@ class PublisherSpider(scrapy.Spider):
         self.seed_urls = urls
         self._requested: set[str] = set(urls)
         self.source_override = source if len(urls) == 1 else None
+        self._listing_memory: dict[str, ListingMemory] = {}
 
     @classmethod
     def check_arguments(cls, start_url: str | None = None, start_urls: str | None = None, **_: Any) -> list[str]:
@@ -87,7 +94,7 @@ class PublisherSpider(scrapy.Spider):
 
     def allowed_hosts(self, start_url: str) -> set[str]:
         """Hosts the crawl from ``start_url`` may follow links to."""
-        return {urlsplit(start_url).hostname or ""}
+        return {site_host(start_url)}
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         """One request per start URL, carrying its source and scope."""
@@ -110,60 +117,43 @@ class PublisherSpider(scrapy.Spider):
         return text, page_links(text, response.url)
 
     def _in_scope(self, url: str, scope: dict[str, Any]) -> bool:
-        return (urlsplit(url).hostname or "") in scope["hosts"]
+        return site_host(url) in scope["hosts"]
 
-    def _new(self, url: str, scope: dict[str, Any]) -> bool:
-        """Whether to follow ``url``: in scope and not yet requested by this spider.
+    def _new(self, url: str, scope: dict[str, Any] | None) -> bool:
+        """Whether to follow ``url``: in scope (unless ``scope`` is None) and not yet requested by this spider.
 
         Every listing page links all 27 letters again; Scrapy's duplicate filter would drop those requests, but
         only after each went through the spider middlewares and a task of its own (a third of a cache replay's
         time, measured with pyinstrument), so the spider drops them first.
         """
-        if url in self._requested or not self._in_scope(url, scope):
+        if url in self._requested or (scope is not None and not self._in_scope(url, scope)):
             return False
         self._requested.add(url)
         return True
 
     def parse_start(self, response: Response, scope: dict[str, Any], depth: int) -> Iterator[scrapy.Request]:
-        """The start page: follow its A–Z letters, or its "Browse journals A–Z" link when it has none."""
-        page = self._read(response)
-        if page is None:
-            return
-        _, links = page
-        letters = [a for a in links.letters if self._in_scope(a.url, scope)]
-        if letters:
-            for anchor in letters:
-                if not self._new(anchor.url, scope):
-                    continue
-                yield response.follow(
-                    anchor.url,
-                    self.parse_listing,
-                    cb_kwargs={"scope": scope},
-                    errback=self.request_failed,
-                    meta={"source": scope["source"], "letter": index_letter(anchor.text)},
-                )
-            return
-        if depth < self.max_browse_depth:
-            for anchor in links.browse:
-                if self._new(anchor.url, scope):
-                    yield response.follow(
-                        anchor.url,
-                        self.parse_start,
-                        cb_kwargs={"scope": scope, "depth": depth + 1},
-                        meta={"source": scope["source"]},
-                    )
-        if not links.browse:
-            self.logger.warning("No A–Z letters and no browse link on the start page %s", response.url)
+        """The start page, or a page its "Browse journals A–Z" link led to: an index page that may be the list."""
+        yield from self.parse_index(response, scope, depth)
 
     def parse_listing(self, response: Response, scope: dict[str, Any]) -> Iterator[scrapy.Request]:
-        """A letter's listing: its sub-letters and pages, and a request per journal entry."""
+        """A letter's listing or one of its pages."""
+        yield from self.parse_index(response, scope, None)
+
+    def parse_index(self, response: Response, scope: dict[str, Any], depth: int | None) -> Iterator[scrapy.Request]:
+        """An index page: follow its letters and pages, request its journal entries, or hop to the A–Z page.
+
+        ``depth`` counts the browse hops taken from the start page; None for pages reached by a letter or a page
+        link. The start page may itself be the list; letters that are scripts are not links, and the list they
+        would filter is read where it is. On a start page that has letters, the entries are read only when they
+        surely are a journal list (a home page's boxes are not).
+        """
         page = self._read(response)
         if page is None:
             return
         text, links = page
-        self.crawler.stats.inc_value("journals/listing_pages")
         letter = response.meta.get("letter")
-        for anchor in links.letters + links.pages:
+        letters = [a for a in links.letters if self._in_scope(a.url, scope)]
+        for anchor in letters + links.pages:
             if self._new(anchor.url, scope):
                 yield response.follow(
                     anchor.url,
@@ -175,16 +165,50 @@ class PublisherSpider(scrapy.Spider):
                         "letter": letter if anchor in links.pages else index_letter(anchor.text),
                     },
                 )
-        listing = FetchedPage(url=response.url, html=text, role="listing", from_cache="cached" in response.flags)
-        for anchor in links.journals:
-            if self._new(anchor.url, scope):
-                yield response.follow(
-                    anchor.url,
-                    self.parse_journal,
-                    cb_kwargs={"scope": scope, "listing": listing, "listing_title": anchor.text},
-                    errback=self.request_failed,
-                    meta={"source": scope["source"]},
-                )
+        group = find_journal_list(links.content, self._memory(scope["source"]))
+        entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
+        if entries:
+            self.crawler.stats.inc_value("journals/listing_pages")
+            listing = FetchedPage(url=response.url, html=text, role="listing", from_cache="cached" in response.flags)
+            yield from self._journal_requests(response, entries, listing, scope)
+        if letters or entries or depth is None:
+            return
+        if depth < self.max_browse_depth:
+            for anchor in links.browse:
+                if self._new(anchor.url, scope):
+                    yield response.follow(
+                        anchor.url,
+                        self.parse_start,
+                        cb_kwargs={"scope": scope, "depth": depth + 1},
+                        meta={"source": scope["source"]},
+                    )
+        if not links.browse:
+            self.logger.warning("No journal list, A–Z letters or browse link on the start page %s", response.url)
+
+    def _memory(self, source: str) -> ListingMemory:
+        """What the source's earlier listing pages showed."""
+        return self._listing_memory.setdefault(source, ListingMemory())
+
+    def _journal_requests(
+        self, response: Response, entries: list[Anchor], listing: FetchedPage, scope: dict[str, Any]
+    ) -> Iterator[scrapy.Request]:
+        """A request per journal entry of a listing.
+
+        The list is the publisher's word on which journals are its own: an entry on another host (an imprint's
+        site) is followed too, with its own host as the scope of its metrics hop, unless
+        ``FOLLOW_LISTED_JOURNAL_HOSTS`` is off. Letters, pages and browse hops never leave the start site.
+        """
+        other_hosts = self.settings.getbool("FOLLOW_LISTED_JOURNAL_HOSTS", True)
+        for anchor in entries:
+            if not self._new(anchor.url, None if other_hosts else scope):
+                continue
+            yield response.follow(
+                anchor.url,
+                self.parse_journal,
+                cb_kwargs={"scope": scope, "listing": listing, "listing_title": anchor.text},
+                errback=self.request_failed,
+                meta={"source": scope["source"]},
+            )
 
     def parse_journal(
         self, response: Response, scope: dict[str, Any], listing: FetchedPage, listing_title: str
@@ -204,7 +228,12 @@ class PublisherSpider(scrapy.Spider):
                 FetchedPage(url=response.url, html=text, role="home", from_cache="cached" in response.flags),
             ],
         )
-        hops = [a for a in links.metrics if self._in_scope(a.url, scope) and a.url != response.url]
+        journal_host = site_host(response.url)
+        hops = [
+            a
+            for a in links.metrics
+            if (self._in_scope(a.url, scope) or site_host(a.url) == journal_host) and a.url != response.url
+        ]
         if hops:
             yield response.follow(
                 hops[0].url,
@@ -265,4 +294,5 @@ class SiteSpider(PublisherSpider):
 
     def allowed_hosts(self, start_url: str) -> set[str]:
         """The start URL's host and the hosts the real site keeps journal pages on."""
-        return super().allowed_hosts(start_url) | set(site_profiles()[self.name].get("allowed_hosts", []))
+        extra = site_profiles()[self.name].get("allowed_hosts", [])
+        return super().allowed_hosts(start_url) | {host.removeprefix("www.") for host in extra}

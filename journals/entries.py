@@ -1,0 +1,223 @@
+"""The journal entries of a listing page, chosen as a group by what they are, not by how much text they carry.
+
+A publisher's list page holds many groups of links: the site menu, a subject or topic menu, "most read" and news
+sidebars, a featured box, the footer, and the list of journals. The list is rarely the heaviest group: a subject
+menu may carry more links and more text than a letter with three journals. So each anchor is scored for looking
+like a journal entry (a name in title case, journal words, a path like ``/journal/<code>``, an ISSN in its row)
+or not (menu words, dates, headlines, numbers, paths like ``/news/…`` or ``/subjects/…``), and each group of
+anchors sharing a structure is scored as a whole, the coherence of its URL template counting. What a site
+showed on its earlier listing pages counts too (:class:`ListingMemory`): a group repeated unchanged on several
+pages is site chrome, and the structure of the list found on a long letter is preferred on a short one.
+
+Pure code over :class:`journals.navigation.Anchor` lists: no Scrapy, no parsing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+from urllib.parse import urlsplit
+
+JOURNAL_WORDS = re.compile(
+    r"\b(?:journals?|review|reviews|letters|annals|acta|advances|archives?|bulletin|proceedings|transactions|"
+    r"reports|quarterly|magazine|international|gazette|revista|zeitschrift|cahiers|communications|frontiers)\b",
+    re.IGNORECASE,
+)
+"""Words that journal titles carry and menus, subject lists and headlines seldom do ("Medicine" is a subject)."""
+MENU_TEXT = re.compile(
+    r"(?:home|about(?: us)?|contact(?: us)?|log ?in|log ?out|sign ?in|sign ?up|sign ?out|register|my account|"
+    r"account|cart|basket|checkout|subscribe|subscriptions?|submit(?: (?:a |your )?(?:manuscript|paper|article))?|"
+    r"help|faq|faqs|privacy(?: policy)?|terms(?: (?:and|&) conditions| of use)?|cookies?(?: policy| settings)?|"
+    r"accessibility|sitemap|site map|careers|jobs|press(?: room)?|news|blog|events?|search|advanced search|"
+    r"more|read more|view all|see all|show all|view more|learn more|all|rss|rss feed|rss_feed|feed|share|"
+    r"print|email|e-mail|download|pdf|back|top|back to top|skip to (?:main )?content|menu|close|open|"
+    r"english|deutsch|français|español|language|editorial board|for authors|for reviewers|for librarians|"
+    r"open access|policies|guidelines|instructions for authors|author guidelines|contact the journal|"
+    r"current issue|all issues|archive|articles|latest articles|special issues?|topics|subjects|"
+    r"facebook|twitter|linkedin|youtube|instagram|x|wechat|weibo)",
+    re.IGNORECASE,
+)
+"""Whole anchor texts of site chrome: menus, account, social and utility links."""
+DATE = re.compile(
+    r"\b(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?\d{4}\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d+\s+(?:minutes?|hours?|days?|weeks?)\s+ago\b",
+    re.IGNORECASE,
+)
+"""Dates as news items and issues show them."""
+ISSN = re.compile(r"\b\d{4}-\d{3}[\dXx]\b")
+NOT_JOURNAL_PATH = re.compile(
+    r"(?:^|[/_.=-])(?:news|topics?|subjects?|categor(?:y|ies)|tags?|authors?|search|login|signin|register|cart|"
+    r"basket|account|about|contact|help|faq|privacy|terms|cookies?|events?|blog|press|careers|jobs|rss|feeds?|"
+    r"stats|issues?|articles?|toc|volumes?|special[_-]issues?|collections?|books?|conferences?|webinars?|"
+    r"announcements?|policies|guidelines|authors?|editors?)(?:$|[/_.=?-])",
+    re.IGNORECASE,
+)
+"""Path words of pages that are not a journal's home."""
+JOURNAL_PATH = re.compile(r"(?:^|[/_.=-])(?:journals?|jour|periodicals?|titles?)(?:$|[/_.=-])", re.IGNORECASE)
+MINOR_WORDS = frozenset(
+    {"a", "an", "and", "the", "of", "in", "on", "for", "to", "at", "by", "with", "from", "into", "&", "de", "la",
+     "le", "les", "des", "du", "der", "die", "das", "und", "et", "y", "e", "del", "della", "di", "da", "dos", "em"}
+)
+"""Words a title leaves in lower case."""
+CHROME_FACTOR = {"": 1.0, "nav": 0.7, "aside": 0.35, "header": 0.2, "footer": 0.2}
+"""How much a group inside each kind of chrome element counts: journal lists do sit in ``<nav>`` on real sites."""
+MIN_GROUP_SCORE = 0.5
+"""Below this, a page has no journal list (a journal page, a search form, an empty letter)."""
+PREFERRED_SHAPE_BONUS = 3.0
+REPEATS_FOR_CHROME = 2
+"""A group with the same links on this many earlier listing pages of a site is site chrome."""
+
+
+class EntryAnchor(Protocol):
+    """What the scoring needs of an anchor (:class:`journals.navigation.Anchor` fits)."""
+
+    url: str
+    text: str
+    chrome: str
+    group: str
+    shape: str
+    record_text: str
+
+
+def anchor_score(anchor: EntryAnchor) -> float:
+    """How much one anchor looks like a journal entry, from -1 (surely not) to about 1.5."""
+    text = anchor.text
+    if not text or len(text) > 200:
+        return -1.0
+    words = text.split()
+    if MENU_TEXT.fullmatch(text) or not any(c.isalpha() for c in text):
+        return -1.0
+    first = next(c for c in text if c.isalnum())
+    score = 0.0
+    if JOURNAL_WORDS.search(text):
+        score += 0.8
+    capitalised = [w for w in words if w.lower() not in MINOR_WORDS and any(c.isalpha() for c in w)]
+    title_case = sum(1 for w in capitalised if w[0].isupper() or not w[0].isalpha()) / max(len(capitalised), 1)
+    if first.islower():
+        score -= 0.6
+    if title_case >= 0.75 and len(words) <= 14:
+        score += 0.6
+    elif len(words) > 16:
+        score -= 0.7  # a headline or an article title
+    else:
+        score += 0.1
+    if DATE.search(text):
+        score -= 0.8
+    if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
+        score -= 0.4
+    path = urlsplit(anchor.url).path
+    query = urlsplit(anchor.url).query
+    if NOT_JOURNAL_PATH.search(path) or NOT_JOURNAL_PATH.search(query):
+        score -= 0.9
+    elif JOURNAL_PATH.search(path):
+        score += 0.3
+    if anchor.record_text and (ISSN.search(anchor.record_text) or "journal" in anchor.record_text.lower()):
+        score += 0.3
+    return max(-1.0, score)
+
+
+def url_template(url: str) -> tuple[str, ...]:
+    """A URL with its last path segment generalised: ``/journal/acoustics`` → ``('host', '/journal/', '')``."""
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/") or "/"
+    head, _, last = path.rpartition("/")
+    extension = last.rpartition(".")[2] if "." in last else ""
+    query_keys = tuple(sorted(k.split("=", 1)[0] for k in parts.query.split("&") if k))
+    return (parts.hostname or "", head, extension, *query_keys)
+
+
+@dataclass
+class ListingMemory:
+    """What one site's earlier listing pages showed: groups repeated unchanged, and the list's structure."""
+
+    seen_groups: Counter[frozenset[str]] = field(default_factory=Counter)
+    """Per set of a group's URLs, on how many listing pages it appeared."""
+    list_shapes: Counter[str] = field(default_factory=Counter)
+    """Per structural shape, how many confident lists had it."""
+
+    def is_chrome(self, urls: frozenset[str]) -> bool:
+        """Whether this exact set of links already appeared on enough other listing pages to be site chrome."""
+        return len(urls) >= 2 and self.seen_groups[urls] >= REPEATS_FOR_CHROME
+
+    def preferred_shape(self) -> str | None:
+        """The structure of the confident lists found so far, the most frequent first."""
+        return self.list_shapes.most_common(1)[0][0] if self.list_shapes else None
+
+
+@dataclass(frozen=True)
+class EntryGroup:
+    """A candidate list of journal entries and how it scored."""
+
+    key: str
+    anchors: list[EntryAnchor]
+    score: float
+    confident: bool
+
+
+def find_journal_list(anchors: Sequence[EntryAnchor], memory: ListingMemory | None = None) -> EntryGroup | None:
+    """The page's journal list (one anchor per URL, in page order), or None when it has none.
+
+    ``memory``, a site's :class:`ListingMemory`, is read and then updated with this page's groups.
+    """
+    groups = {key: _unique(members) for key, members in _candidate_groups(anchors).items()}
+    best = _best_group(groups, memory)
+    if memory is not None:
+        for members in groups.values():
+            memory.seen_groups[frozenset(a.url for a in members)] += 1
+        if best is not None and best.confident:
+            memory.list_shapes[best.key] += 1
+    return best
+
+
+def _best_group(groups: dict[str, list[EntryAnchor]], memory: ListingMemory | None) -> EntryGroup | None:
+    """The best-scoring group that looks like a journal list, or None."""
+    scores: dict[int, float] = {}
+    preferred = memory.preferred_shape() if memory is not None else None
+    best: EntryGroup | None = None
+    for key, unique in groups.items():
+        if memory is not None and memory.is_chrome(frozenset(a.url for a in unique)):
+            continue
+        for anchor in unique:
+            if id(anchor) not in scores:
+                scores[id(anchor)] = anchor_score(anchor)
+        total = sum(scores[id(a)] for a in unique)
+        if total <= 0:
+            continue
+        templates = Counter(url_template(a.url) for a in unique)
+        coherence = templates.most_common(1)[0][1] / len(unique)
+        score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
+        if key == preferred:
+            score *= PREFERRED_SHAPE_BONUS
+        if best is None or score > best.score:
+            kept = [a for a in unique if scores[id(a)] > -0.5]
+            confident = len(kept) >= 5 and total / len(unique) >= 0.4
+            best = EntryGroup(key=key, anchors=kept, score=score, confident=confident)
+    if best is None or best.score < MIN_GROUP_SCORE or not best.anchors:
+        return None
+    return best
+
+
+def _candidate_groups(anchors: Iterable[EntryAnchor]) -> dict[str, list[EntryAnchor]]:
+    """Anchors grouped two ways: by their ancestors' tags and classes, and by tags and table columns only.
+
+    The first keeps a list apart from a menu built of the same tags; the second joins a list split into
+    subject boxes whose class names differ (one colour per subject).
+    """
+    groups: dict[str, list[EntryAnchor]] = {}
+    for anchor in anchors:
+        groups.setdefault("g:" + anchor.group, []).append(anchor)
+        groups.setdefault("s:" + anchor.shape, []).append(anchor)
+    return groups
+
+
+def _unique(anchors: Iterable[EntryAnchor]) -> list[EntryAnchor]:
+    """One anchor per URL, the first with text."""
+    by_url: dict[str, EntryAnchor] = {}
+    for anchor in anchors:
+        kept = by_url.get(anchor.url)
+        if kept is None or (not kept.text and anchor.text):
+            by_url[anchor.url] = anchor
+    return list(by_url.values())
