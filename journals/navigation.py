@@ -181,7 +181,7 @@ def _row_text(row: etree._Element, cache: dict[etree._Element, str]) -> str:
     """The row's visible text (cached: a row holds several anchors), empty when longer than a record's."""
     text = cache.get(row)
     if text is None:
-        text = normalise_text(row.text_content())
+        text = normalise_text(" ".join(row.itertext()))
         text = text if len(text) <= RECORD_TEXT_LIMIT else ""
         cache[row] = text
     return text

@@ -1,0 +1,135 @@
+"""Journal entries chosen by what they are, on hand-written pages in the shapes real publishers use."""
+
+from journals.entries import ListingMemory, anchor_score, find_journal_list
+from journals.navigation import Anchor, page_links
+
+SITE = "http://pub.example/journals"
+
+SUBJECT_MENU = "".join(
+    f'<li><a href="/subjects/{s.lower()}">{s} and Related Fields of Study</a></li>'
+    for s in ("Biology", "Chemistry", "Medicine", "Physics", "Engineering", "Economics", "History", "Law")
+)
+
+
+def _entries(page: str, url: str = SITE, memory: ListingMemory | None = None) -> list[str]:
+    found = find_journal_list(page_links(page, url).content, memory)
+    return [a.text for a in found.anchors] if found is not None else []
+
+
+def test_a_subject_menu_heavier_than_the_list_is_not_the_list() -> None:
+    page = (
+        f'<html><body><div class="menu"><ul>{SUBJECT_MENU}</ul></div>'
+        '<div class="content"><ul><li><a href="/journal/xen">Xenobiology</a></li>'
+        '<li><a href="/journal/xjr">Xray Journal of Radiology</a></li></ul></div></body></html>'
+    )
+    assert _entries(page) == ["Xenobiology", "Xray Journal of Radiology"]
+
+
+def test_a_most_read_sidebar_and_news_are_not_journals() -> None:
+    headlines = "".join(
+        f'<li><a href="/article/{n}">Scientists find that a common protein folds in an unexpected way in cells '
+        f"under stress number {n}</a></li>"
+        for n in range(8)
+    )
+    news = "".join(f'<li><a href="/news/{n}">Society meeting report, 12 March 2024</a></li>' for n in range(6))
+    page = (
+        f'<html><body><div class="main"><ul><li><a href="/j/yeast">Yeast Research</a></li></ul></div>'
+        f'<div class="most-read"><ul>{headlines}</ul></div><div class="news"><ul>{news}</ul></div></body></html>'
+    )
+    assert _entries(page) == ["Yeast Research"]
+
+
+def test_a_table_row_per_journal_keeps_the_name_column_only() -> None:
+    journals = [("ai", "AI"), ("c", "C"), ("acoustics", "Acoustics"), ("agronomy", "Agronomy"), ("j", "J")]
+    journals += [("jcm", "Journal of Clinical Medicine"), ("life", "Life"), ("bioengineering", "Bioengineering")]
+    rows = "".join(
+        f'<tr><td>{n}.</td><td class="name"><a href="/journal/{code}"><img alt="" src="/{code}.png">'
+        f"<div>{name}</div></a></td><td>2076-0825</td><td><a href=\"/journal/{code}/stats\">2.3</a></td>"
+        f'<td><a href="/search?journal={code}">82</a></td><td><a href="/rss/journal/{code}">rss_feed</a></td></tr>'
+        for n, (code, name) in enumerate(journals, 1)
+    )
+    links = page_links(f"<html><body><table>{rows}</table></body></html>", "https://www.mdpi.example/about/journals")
+    assert links.letters == [], "journals called AI, C and J in a table are not an A–Z index"
+    assert links.pages == [], "a count linking to a search is not a page number"
+    found = find_journal_list(links.content)
+    assert found is not None
+    assert [a.url.rsplit("/", 1)[1] for a in found.anchors] == [code for code, _ in journals]
+
+
+def test_a_list_in_subject_boxes_inside_nav_with_classes_per_colour() -> None:
+    boxes = "".join(
+        f'<div class="card {colour}"><h6>{subject} Journals List</h6><nav class="nav">'
+        + "".join(
+            f'<a class="nav-link {colour}-before" href="https://pub.example/{subject.lower()}-{n}.php">'
+            f"Journal of {subject} Topic {n} <em>Open Access Journal</em></a>"
+            for n in range(4)
+        )
+        + "</nav></div>"
+        for colour, subject in (("red", "Chemistry"), ("blue", "Medicine"), ("green", "Physics"))
+    )
+    page = f'<html><body><header><nav><a href="/">Home</a><a href="/about">About us</a></nav></header>{boxes}</body>'
+    assert len(_entries(page, "https://pub.example/open-access-journals-list.php")) == 12
+
+
+def test_image_only_links_are_read_by_their_alt_text() -> None:
+    tiles = "".join(
+        f'<div class="tile"><a href="/journal/{c}"><img src="/{c}.png" alt="{t}"></a></div>'
+        for c, t in (("acr", "Acta Radiologica"), ("bjs", "British Journal of Surgery"), ("cel", "Cell Letters"))
+    )
+    assert _entries(f"<html><body>{tiles}</body></html>") == [
+        "Acta Radiologica",
+        "British Journal of Surgery",
+        "Cell Letters",
+    ]
+
+
+def test_hidden_text_is_not_part_of_an_anchor() -> None:
+    page = (
+        '<html><body><ul><li><a href="/journal/a">Annals of Botany<span class="sr-only"> (opens in new window)'
+        '</span><span style="display: none">decoy</span></a></li></ul></body></html>'
+    )
+    assert _entries(page) == ["Annals of Botany"]
+
+
+def test_script_letters_are_not_followed_and_the_list_in_the_page_is_read() -> None:
+    letters = "".join(f'<a href="#" onclick="show(\'{c}\')">{c}</a> ' for c in "ABCDEFG")
+    journals = "".join(f'<li><a href="/journal/{c.lower()}">{c}-Journal of Things</a></li>' for c in "ABCDEFG")
+    links = page_links(f"<html><body><div>{letters}</div><ul>{journals}</ul></body></html>", SITE)
+    assert links.letters == []
+    assert len(_entries(f"<html><body><div>{letters}</div><ul>{journals}</ul></body></html>")) == 7
+
+
+def test_pagination_in_a_nav_and_near_the_page() -> None:
+    page = (
+        '<html><body><ul><li><a href="/journal/a">Acta A</a></li></ul><nav aria-label="pagination">'
+        '<a href="/journals?page=2">2</a> <a href="/journals?page=3">3</a> <a href="/journals?page=2">Next</a></nav>'
+        '<footer><a href="/journals?page=9">9</a></footer></body></html>'
+    )
+    assert {a.url for a in page_links(page, SITE).pages} == {SITE + "?page=2", SITE + "?page=3"}
+
+
+def test_memory_prefers_the_lists_shape_and_drops_repeated_chrome() -> None:
+    sidebar = "".join(
+        f'<li><a href="/j/pop{n}">Popular Journal of Everything Number {n}</a></li>' for n in range(6)
+    )
+
+    def letter_page(entries: list[str]) -> str:
+        items = "".join(f'<li><a href="/journal/{e.lower()}">{e}</a></li>' for e in entries)
+        return f'<html><body><ul class="az-list">{items}</ul><aside><ul>{sidebar}</ul></aside></body></html>'
+
+    memory = ListingMemory()
+    long_letter = [f"Zoology{n}" for n in range(8)]
+    assert _entries(letter_page(long_letter), memory=memory) == long_letter
+    _entries(letter_page(["Yak"] * 1), memory=memory)
+    assert _entries(letter_page(["Xeno"]), memory=memory) == ["Xeno"]
+    assert memory.is_chrome(frozenset(f"http://pub.example/j/pop{n}" for n in range(6)))
+
+
+def test_anchor_scores_say_what_looks_like_a_journal() -> None:
+    def score(text: str, url: str = "http://pub.example/journal/x") -> float:
+        return anchor_score(Anchor(url=url, text=text, chrome="", group="", shape="", record_text=""))
+
+    assert score("Journal of Molecular Liquids") > score("Molecular Liquids") > 0
+    assert score("Sign in") == score("") == score("2.3") == -1.0
+    assert score("Journal of Medicine", "http://pub.example/subjects/medicine") < score("Journal of Medicine")
+    assert score("Meeting report, 12 March 2024") < 0
