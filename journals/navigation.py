@@ -191,8 +191,8 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     """Sort a page's anchors into letters, pagination, browse and metrics hops, and content.
 
     A letter is an anchor reading ``B``, ``0-9`` or ``Ab`` among anchors that mostly read so: a journal called
-    "AI" or "C" in a list of journals is not an index. A page number links to a page like this one (same
-    path, or a sibling or child of it): "82" linking to a search of a journal's articles is not a page.
+    "AI" or "C" in a list of journals is not an index. A page link ("2", "41-80", "Next ›") links to a page like
+    this one (same path, or a sibling or child of it): "82" linking to a search of a journal's articles is not.
     """
     patterns = _patterns()
     page_anchors = list(page_anchors)
@@ -212,7 +212,7 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
         elif (
             anchor.chrome in ("", "nav")
             and patterns["next_page"].fullmatch(text)
-            and (not text[:1].isdigit() or not page_url or is_near(anchor.url, page_url))
+            and (not page_url or is_near(anchor.url, page_url))
         ):
             pages.append(anchor)
         elif text:
