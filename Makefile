@@ -8,7 +8,7 @@ SEED ?= 1
 JOURNALS ?= 2000
 SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
 
-.PHONY: crawl browse report test lint fuzz evaluate eval-mdr bench clean scrapyd deploy schedule scrapyd deploy schedule
+.PHONY: crawl browse report test lint fuzz evaluate eval-mdr eval-real bench clean scrapyd deploy schedule scrapyd deploy schedule
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,12 @@ clean:
 # MDR data-record mining: record-level precision, recall and F1 on the labelled sets in ../shared/data/mdr.
 eval-mdr: $(STAMP)
 	$(PY) -m journals.mdr.evaluation
+
+# The real saved pages of ../shared/data/real (JOURNALS_REAL_PAGES overrides), replayed under their original URLs by
+# a local proxy: per list page a real crawl's recall and precision, per journal page the attributes right, wrong and
+# missing. A measurement: exit status 0 whatever the figures. EVAL_REAL_ARGS: e.g. --json real.json --crawl-timeout 60
+eval-real: $(STAMP)
+	$(PY) -m journals.replay.evaluation $(EVAL_REAL_ARGS)
 
 # Every speed figure beside its reference, medians of BENCH_REPEATS runs; prints the table, writes bench.json.
 # BENCH_SCALE sets the journal counts of the scale figure (issue 7 asks for 10000,100000: about an hour).

@@ -1,16 +1,23 @@
-"""``scrapy sandbox``: serve the sandbox publisher web on 127.0.0.1 until interrupted."""
+"""``scrapy sandbox``: serve the sandbox publisher web on 127.0.0.1 until interrupted.
+
+``--replay DIR_OR_MANIFEST`` serves the real saved pages instead, as a forward proxy under their original URLs
+(:mod:`journals.replay.proxy`): point ``http_proxy`` and ``https_proxy`` at the URL it prints.
+"""
 
 from __future__ import annotations
 
 import argparse
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from journals.replay.pages import load_saved_pages
+from journals.replay.proxy import ReplayServer
 from journals.sandbox.faults import FaultPlan
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import write_truth
@@ -25,7 +32,10 @@ class Command(ScrapyCommand):
 
     def syntax(self) -> str:
         """Usage line."""
-        return "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--faults] [--url-file FILE]"
+        return (
+            "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--faults] [--url-file FILE]"
+            " | --replay DIR_OR_MANIFEST [--port 0] [--url-file FILE] [--requests-log FILE]"
+        )
 
     def short_desc(self) -> str:
         """One line for ``scrapy -h``."""
@@ -43,6 +53,14 @@ class Command(ScrapyCommand):
         parser.add_argument("--fault-rate", type=float, default=0.08, help="share of pages with a fault")
         parser.add_argument("--fault-timeout", type=float, default=35.0, help="seconds a stalling page stalls")
         parser.add_argument("--url-file", metavar="FILE", help="write the served base URL to FILE once listening")
+        parser.add_argument(
+            "--replay",
+            metavar="DIR_OR_MANIFEST",
+            help="serve the real saved pages of DIR (its manifest.json) as a forward proxy under their URLs",
+        )
+        parser.add_argument(
+            "--requests-log", metavar="FILE", help="with --replay: append every requested URL to FILE, one a line"
+        )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Bind, write the truth and URL file, serve until SIGINT or SIGTERM."""
@@ -50,6 +68,11 @@ class Command(ScrapyCommand):
             raise UsageError("scrapy sandbox takes no positional arguments")
         if opts.journals < 1:
             raise UsageError("--journals must be at least 1")
+        if opts.replay:
+            self._replay(opts)
+            return
+        if opts.requests_log:
+            raise UsageError("--requests-log goes with --replay")
         web = SandboxWeb(seed=opts.seed, size=opts.journals, edition=opts.edition)
         faults = FaultPlan(opts.seed, opts.fault_rate, opts.fault_timeout) if opts.faults else None
         try:
@@ -68,3 +91,41 @@ class Command(ScrapyCommand):
             pass
         finally:
             server.server_close()
+
+    def _replay(self, opts: argparse.Namespace) -> None:
+        """Serve the saved pages as a forward proxy until SIGINT or SIGTERM."""
+        try:
+            saved = load_saved_pages(opts.replay)
+        except (OSError, ValueError, KeyError) as error:
+            raise UsageError(f"cannot read the saved pages at {opts.replay}: {error}") from error
+        on_request = _line_appender(Path(opts.requests_log)) if opts.requests_log else None
+        try:
+            server = ReplayServer.for_saved_pages(saved, port=opts.port, on_request=on_request)
+        except OSError as error:
+            raise UsageError(f"cannot listen on 127.0.0.1:{opts.port}: {error.strerror}") from error
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        served = sum(1 for page in saved if page.url)
+        print(
+            f"Replay proxy on {server.proxy_url} ({served} saved pages): "
+            f"http_proxy={server.proxy_url} https_proxy={server.proxy_url} scrapy crawl …",
+            flush=True,
+        )
+        if opts.url_file:
+            Path(opts.url_file).write_text(server.proxy_url + "\n", encoding="utf-8")
+        try:
+            server.serve_forever()
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            server.server_close()
+
+
+def _line_appender(path: Path) -> Callable[[str], None]:
+    """A function appending its argument to ``path`` as one line (each a single short ``O_APPEND`` write, so the
+    proxy's threads do not interleave them)."""
+
+    def append(line: str) -> None:
+        with path.open("a", encoding="utf-8") as log:
+            log.write(line + "\n")
+
+    return append
