@@ -6,7 +6,7 @@ SCRAPY := $(VENV)/bin/scrapy
 STAMP := $(VENV)/.installed
 SEED ?= 1
 JOURNALS ?= 2000
-SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb
+SOURCES := elsevier wiley nature bmj oxford springer scimago metricsdb openaccess societypress campuspress
 
 .PHONY: crawl browse report test lint fuzz evaluate eval-mdr eval-real bench clean scrapyd deploy schedule scrapyd deploy schedule
 

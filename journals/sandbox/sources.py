@@ -23,12 +23,13 @@ class SiteSpec:
 
     name: str
     kind: str
-    """``publisher`` or ``aggregator``."""
+    """``publisher``, ``aggregator``, ``heldout`` or ``realweb`` (a publisher-like site with the real web's shapes,
+    listing a share of every publisher's journals)."""
     attributes: tuple[str, ...]
     """The projection: attributes this site publishes (``title`` always)."""
     page_size: int
     selection_rate: float = 1.0
-    """Aggregators: the share of all journals they list."""
+    """Every kind but ``publisher``: the share of all journals the site lists."""
     null_rate: float = 0.03
     stale_rate: float = 0.0
     round_rate: float = 0.0
@@ -116,8 +117,33 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
         page_size=30,
         selection_rate=0.3,
     ),
+    # Issue 13: sites with the shapes of the real web's journal lists (journals.sandbox.realsites). Each lists a
+    # share of every publisher's journals, as the aggregators do, so the hidden relation stays as it was.
+    SiteSpec(
+        "openaccess",
+        "realweb",
+        ("title", "issn", "eissn", "impact_factor", "citescore"),
+        page_size=100,
+        selection_rate=0.12,
+    ),
+    SiteSpec(
+        "societypress",
+        "realweb",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "editor_in_chief"),
+        page_size=1000,
+        selection_rate=0.08,
+    ),
+    SiteSpec(
+        "campuspress",
+        "realweb",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "sjr", "editor_in_chief"),
+        page_size=6,
+        selection_rate=0.1,
+    ),
 )
 PUBLISHER_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "publisher")
+REALWEB_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "realweb")
+"""The sites built with the real web's shapes (issue 13); the crawler is measured on them by ``make evaluate``."""
 NUMERIC = frozenset({"impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip"})
 LETTERS = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0-9")
 

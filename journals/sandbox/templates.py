@@ -75,6 +75,10 @@ class SiteTemplates:
         page_no = next(p for p, chunk in enumerate(self.pages_of(letter), start=1) if index in chunk)
         return [self.letter_path(letter, 1)] + ([self.letter_path(letter, page_no)] if page_no > 1 else [])
 
+    def listing_values(self, index: int) -> dict[str, object]:
+        """Values a journal's listing entry shows besides its title (a table row's ISSN, impact factor…)."""
+        return {}
+
     def variant(self, index: int, count: int) -> int:
         """Which of ``count`` page templates this journal's pages use."""
         return self.site.rng(index, "template").randrange(count)
@@ -793,4 +797,14 @@ def _register_heldout() -> None:
     TEMPLATES["heldout"] = HeldoutTemplates
 
 
+def _register_realweb() -> None:
+    """The sites with the real web's shapes live in :mod:`journals.sandbox.realsites`, which imports this one."""
+    from journals.sandbox.realsites import CampusPressTemplates, OpenAccessTemplates, SocietyPressTemplates
+
+    TEMPLATES["openaccess"] = OpenAccessTemplates
+    TEMPLATES["societypress"] = SocietyPressTemplates
+    TEMPLATES["campuspress"] = CampusPressTemplates
+
+
 _register_heldout()
+_register_realweb()

@@ -14,7 +14,8 @@ from journals.vocabulary import attribute_names
 
 def site_truth(web: SandboxWeb, site_name: str, base_url: str, faults: FaultPlan | None = None) -> dict[str, Any]:
     """One site's truth: per journal its URLs, shown values (null where the site shows none) and, under
-    ``faults``, whether a crawler can reach it whole; per listing page its records in order."""
+    ``faults``, whether a crawler can reach it whole; per listing page its records in order (title, URL and the
+    values the entry shows, such as a table row's ISSN and impact factor)."""
     templates = web.sites[site_name]
     site = templates.site
     journals = []
@@ -37,7 +38,9 @@ def site_truth(web: SandboxWeb, site_name: str, base_url: str, faults: FaultPlan
                 "values": {name: _normalise(name, shown.get(name)) for name in attribute_names()},
             }
         )
-        listing_pages.setdefault(chain[-1], []).append({"title": journal.title, "url": url})
+        record = {"title": journal.title, "url": url}
+        record |= {name: _normalise(name, value) for name, value in templates.listing_values(index).items()}
+        listing_pages.setdefault(chain[-1], []).append(record)
     return {
         "kind": site.spec.kind,
         "start_url": f"{base_url}/{site_name}/",

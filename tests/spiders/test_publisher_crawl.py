@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 from conftest import RunningSandbox, read_items, run_scrapy
 
+from journals.sandbox.sources import REALWEB_NAMES
+
 PUBLISHERS = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer")
 
 
@@ -20,11 +22,13 @@ def crawl(spider: str, tmp_path: Path, *args: str) -> list[dict]:
 
 
 def test_generic_spider_reaches_every_journal_of_every_site(sandbox: RunningSandbox, tmp_path: Path) -> None:
-    starts = ",".join(sandbox.start_url(site) for site in sandbox.truth["sites"])
+    # Issue 13's sites with the real web's shapes are measured by `make evaluate`, not held to every journal here.
+    sites = {site: truth for site, truth in sandbox.truth["sites"].items() if site not in REALWEB_NAMES}
+    starts = ",".join(sandbox.start_url(site) for site in sites)
     items = crawl("publisher", tmp_path, "-a", f"start_urls={starts}")
     found = Counter((item["source"], item["url"]) for item in items)
     assert max(found.values()) == 1, "no journal is yielded twice"
-    for site, truth in sandbox.truth["sites"].items():
+    for site, truth in sites.items():
         expected = {journal["url"] for journal in truth["journals"]}
         assert {url for source, url in found if source == site} == expected, site
 
