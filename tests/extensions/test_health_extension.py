@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import SANDBOX_JOURNALS, SANDBOX_SEED, RunningSandbox, run_scrapy, serve_sandbox
 
-from journals.health import Margins, SourceSnapshot, item_problems, regressions
+from journals.health import Margins, SourceSnapshot, came_to_nothing, fetch_failure, item_problems, regressions
 from journals.items import JournalItem
 
 
@@ -66,3 +66,19 @@ def test_regressions_beyond_the_margins() -> None:
         "s: 50 journals, 100 in the previous crawl (-50%, margin 10%)",
         "s: impact_factor in 40% of the journals, 95% in the previous crawl (margin 10%)",
     ]
+
+
+def test_how_a_source_that_came_to_nothing_is_named() -> None:
+    assert fetch_failure("http_503") == "HTTP 503"
+    assert fetch_failure("CannotResolveHostError", "DNS lookup failed: no results") == "DNS lookup failed"
+    assert fetch_failure("IgnoreRequest", "Forbidden by robots.txt") == "forbidden by robots.txt"
+    assert fetch_failure("ResponseDataLossError", "cut") == "ResponseDataLossError: cut"
+    failed = [{"url": "http://s/", "cause": "DownloadConnectionRefusedError", "error": "refused"}]
+    assert came_to_nothing("s", "http://s/", failed, 0, 0) == [
+        "s: start page http://s/ could not be fetched: connection refused"
+    ]
+    assert came_to_nothing("s", "http://s/", [], 0, 12) == [
+        "s: no journals found from start page http://s/ (12 pages fetched)"
+    ]
+    assert came_to_nothing("s", "http://s/", [], 5, 12) == []
+    assert came_to_nothing("s", "http://s/", [], None, 0) == [], "journals unknown: only failed start pages count"
