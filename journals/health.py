@@ -1,11 +1,13 @@
-"""A crawl's health, as plain data: items checked against the item schema, and a source's coverage and field
-completeness compared with its previous crawl. Pure code; :mod:`journals.extensions.health` feeds it.
+"""A crawl's health, as plain data: items checked against the item schema, a source that came to nothing (its
+start page not fetched, or no journal found from it), and a source's coverage and field completeness compared
+with its previous crawl. Pure code; :mod:`journals.extensions.health` feeds it.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
 from journals.extraction.values import issn_check_ok
@@ -15,6 +17,19 @@ _ISSN_FORM = re.compile(r"\d{4}-\d{3}[\dX]")
 METRIC_FIELDS = ("impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip")
 """The item's metrics: finite, non-negative numbers."""
 TEXT_FIELDS = ("title", "editor_in_chief")
+START_FAILED_STATS = "journals/start_failed/"
+"""Prefix of the spider's record of start pages that could not be fetched, after retries: the stat
+``journals/start_failed/SOURCE`` holds one ``{"url", "cause", "error"}`` per failed start page of the source
+(``cause`` as in ``journals/failed_pages/CAUSE``: ``http_404``, or the error's class name)."""
+_FETCH_FAILURES = {
+    "CannotResolveHostError": "DNS lookup failed",
+    "DNSLookupError": "DNS lookup failed",
+    "DownloadConnectionRefusedError": "connection refused",
+    "ConnectionRefusedError": "connection refused",
+    "DownloadTimeoutError": "timed out",
+    "TimeoutError": "timed out",
+    "TCPTimedOutError": "timed out",
+}
 
 
 def item_problems(item: JournalItem) -> list[str]:
@@ -43,6 +58,37 @@ def item_problems(item: JournalItem) -> list[str]:
     if not isinstance(item.attributes, dict):
         problems.append("attributes is not a mapping")
     return problems
+
+
+def fetch_failure(cause: str, error: str = "") -> str:
+    """Why a page could not be fetched, in words: ``http_404`` → ``HTTP 404``, ``CannotResolveHostError`` →
+    ``DNS lookup failed``; an ignored request (robots.txt, not in an offline cache) says what its error says."""
+    if cause.startswith("http_"):
+        return f"HTTP {cause.removeprefix('http_')}"
+    if cause in _FETCH_FAILURES:
+        return _FETCH_FAILURES[cause]
+    if cause == "IgnoreRequest" and error:
+        return error[:1].lower() + error[1:]
+    return f"{cause}: {error}" if error else cause
+
+
+def came_to_nothing(
+    source: str, start_url: str | None, failed_starts: Sequence[Mapping[str, str]], journals: int | None, pages: int
+) -> list[str]:
+    """Why a source's crawl failed whatever its previous crawl: a line per start page that could not be fetched
+    (``failed_starts``, records as in :data:`START_FAILED_STATS`), else one line when it has no journal.
+
+    ``journals`` is None when unknown (the database cannot be read): then only failed start pages are named.
+    """
+    found = [
+        f"{source}: start page {failed.get('url')} could not be fetched: "
+        + fetch_failure(str(failed.get("cause", "")), str(failed.get("error", "")))
+        for failed in failed_starts
+    ]
+    if not found and journals == 0:
+        where = f" from start page {start_url}" if start_url else ""
+        found.append(f"{source}: no journals found{where} ({pages} page{'' if pages == 1 else 's'} fetched)")
+    return found
 
 
 CHECKED_FIELDS = tuple(

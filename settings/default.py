@@ -70,9 +70,10 @@ DATABASE_UNSAVED_DIR = "."
 # (journals.resume); off without JOBDIR.
 SPIDER_MIDDLEWARES = {"journals.resume.ResumeMiddleware": 50}
 
-# The crawl's health check as it closes (journals.extensions.health): a source losing more than this fraction of
-# its journals, or a field's completeness dropping by more, next to its previous crawl fails the crawl, and so do
-# invalid items or failed pages beyond these fractions; `scrapy crawl` then exits with status 3.
+# The crawl's health check as it closes (journals.extensions.health): a source whose start page could not be
+# fetched or that yields no journal fails the crawl; so does one losing more than this fraction of its journals,
+# or a field's completeness dropping by more, next to its previous crawl, and so do invalid items or failed pages
+# beyond these fractions; `scrapy crawl` then exits with status 3.
 HEALTH_ENABLED = True
 HEALTH_COVERAGE_MARGIN = 0.1
 HEALTH_COMPLETENESS_MARGIN = 0.1

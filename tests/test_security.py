@@ -73,7 +73,7 @@ def test_remote_access_services_are_off(module: str) -> None:
 
 def test_a_crawl_stays_on_its_site_and_obeys_robots_txt(tmp_path: Path) -> None:
     """Every request the spider made reached the sandbox; none asked for a disallowed path; a disallowed start
-    URL is refused by robots.txt, never fetched."""
+    URL is refused by robots.txt, never fetched (and the crawl, having found nothing, fails its health check)."""
     sandbox = serve_sandbox(SANDBOX_SEED, SANDBOX_JOURNALS)
     database = f"DATABASE_URL=sqlite:///{tmp_path / 'journals.db'}"
     try:
@@ -88,7 +88,11 @@ def test_a_crawl_stays_on_its_site_and_obeys_robots_txt(tmp_path: Path) -> None:
         assert not [path for path in paths if "/search" in path or "/admin/" in path or path.startswith("/private/")]
 
         disallowed = run_scrapy("crawl", "publisher", "-a", f"start_url={sandbox.base_url}/private/", "-s", database)
-        assert disallowed.returncode == 0, disallowed.stderr[-3000:]
+        assert disallowed.returncode == 3, disallowed.stderr[-3000:]
+        assert (
+            f"Crawl health check failed: private: start page {sandbox.base_url}/private/ could not be fetched: "
+            "forbidden by robots.txt" in disallowed.stderr
+        )
         assert stats_from_log(disallowed.stderr)["robotstxt/forbidden"] == 1
         assert not [key for key in sandbox.server.requests_per_path if key.startswith("/private/")]
     finally:

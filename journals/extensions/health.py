@@ -1,4 +1,5 @@
-"""Check a crawl's health as it closes, and fail it when it did markedly worse than the previous crawl.
+"""Check a crawl's health as it closes, and fail it when a source came to nothing or did markedly worse than
+its previous crawl.
 
 Our own small extension rather than Spidermon: the checks that matter here compare each source with its
 *previous crawl*, which lives in our database (``journals.crawled_at``), not in the crawl's stats; the item
@@ -8,6 +9,12 @@ pipeline that must be ordered last); and a failed crawl must change ``scrapy cra
 
 Checks, as the spider closes:
 
+- per source, whether it came to nothing, on its first crawl too: a start page that could not be fetched after
+  Scrapy's retries (DNS lookup failed, connection refused, timed out, HTTP 4xx or 5xx, refused by robots.txt),
+  as the spider records it in ``journals/start_failed/SOURCE``, fails the crawl, and so does a source with no
+  journal stored by this crawl. One line per source, instead of its comparison with the previous crawl. Only a
+  failure this run saw is named: a resumed or distributed crawl whose start request was done by an earlier run or
+  another worker (Scrapy's duplicate filter drops it) reports no failed start page, only missing journals;
 - every :class:`~journals.items.JournalItem` against the item schema (ISSN form and check digit, finite
   non-negative metrics): more than ``HEALTH_MAX_INVALID_ITEMS`` (a fraction, default 0) fails the crawl;
 - per source, the journals stored by this crawl against those of the previous crawl (read when the spider
@@ -15,7 +22,8 @@ Checks, as the spider closes:
 - per source and field, the share of journals with a value: a drop of more than ``HEALTH_COMPLETENESS_MARGIN``
   (default 0.1) fails it;
 - failed pages (after retries) and spider errors over responses: above ``HEALTH_MAX_ERROR_RATE`` (default 0.2)
-  fails it; retries are counted, never a failure by themselves.
+  fails it; retries are counted, never a failure by themselves, and failed start pages, named on their own line,
+  are left out.
 
 A failed crawl logs one error line per reason and sets the stats ``health/failed`` (True) and
 ``health/reasons``; ``scrapy crawl`` then exits with status 3 (see :mod:`journals.commands.crawl`), so a
@@ -39,7 +47,15 @@ from scrapy.exceptions import NotConfigured
 from sqlalchemy import Engine, select
 from sqlalchemy.exc import SQLAlchemyError
 
-from journals.health import CHECKED_FIELDS, Margins, SourceSnapshot, item_problems, regressions
+from journals.health import (
+    CHECKED_FIELDS,
+    START_FAILED_STATS,
+    Margins,
+    SourceSnapshot,
+    came_to_nothing,
+    item_problems,
+    regressions,
+)
 from journals.items import JournalItem
 from journals.store import DatabaseError, database_url, engine_from_url
 from journals.store.models import AttributeValue, Journal, Source, utcnow
@@ -67,6 +83,8 @@ class HealthExtension:
         self.started_at = utcnow()
         self.previous: dict[str, SourceSnapshot] = {}
         self.sources: set[str] = set()
+        self.start_urls: dict[str, str] = {}
+        self.pages: Counter[str] = Counter()
         self.items = 0
         self.invalid: list[str] = []
 
@@ -93,6 +111,7 @@ class HealthExtension:
         )
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.request_scheduled, signal=signals.request_scheduled)
+        crawler.signals.connect(extension.response_received, signal=signals.response_received)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
@@ -110,10 +129,19 @@ class HealthExtension:
         self.previous = self._read(lambda engine: previous_crawls(engine, self.started_at, self.previous_span)) or {}
 
     def request_scheduled(self, request: Any, spider: Any) -> None:
-        """Remember which sources this crawl visits (a source that yields nothing is still checked)."""
+        """Remember which sources this crawl visits (a source that yields nothing is still checked) and the start
+        URL of each (a start request is scheduled even when the duplicate filter then drops it)."""
         source = request.meta.get("source")
         if source:
             self.sources.add(source)
+            if request.meta.get("is_start_request"):
+                self.start_urls.setdefault(source, request.meta.get("redirect_urls", [request.url])[0])
+
+    def response_received(self, response: Any, request: Any, spider: Any) -> None:
+        """Count the pages this run fetched per source."""
+        source = request.meta.get("source")
+        if source:
+            self.pages[source] += 1
 
     def item_scraped(self, item: Any, response: Any, spider: Any) -> None:
         """Check a journal item against the item schema."""
@@ -135,13 +163,25 @@ class HealthExtension:
                     f"{len(self.invalid)} of {self.items} items break the item schema, e.g. "
                     + " | ".join(self.invalid[:EXAMPLES_KEPT])
                 )
-        reasons.extend(self._error_rate(stats.get_stats()))
+        failed_starts = {
+            key.removeprefix(START_FAILED_STATS): value
+            for key, value in stats.get_stats().items()
+            if key.startswith(START_FAILED_STATS)
+        }
+        reasons.extend(self._error_rate(stats.get_stats(), sum(len(value) for value in failed_starts.values())))
         current = self._read(lambda engine: crawl_since(engine, self.started_at))
-        if current is not None:
-            for source in sorted(self.sources | set(current)):
-                snapshot = current.get(source, SourceSnapshot())
+        for source in sorted(self.sources | set(current or {}) | set(failed_starts)):
+            snapshot = current.get(source, SourceSnapshot()) if current is not None else None
+            journals = snapshot.journals if snapshot is not None else None
+            nothing = came_to_nothing(
+                source, self.start_urls.get(source), failed_starts.get(source, []), journals, self.pages[source]
+            )
+            reasons.extend(nothing)
+            if snapshot is not None:
                 stats.set_value(f"health/journals/{source}", snapshot.journals)
-                reasons.extend(regressions(source, self.previous.get(source, SourceSnapshot()), snapshot, self.margins))
+                if not nothing:
+                    previous = self.previous.get(source, SourceSnapshot())
+                    reasons.extend(regressions(source, previous, snapshot, self.margins))
         stats.set_value("health/failed", bool(reasons))
         if reasons:
             stats.set_value("health/reasons", reasons)
@@ -152,9 +192,10 @@ class HealthExtension:
                 "Crawl health check passed (%d items, sources: %s)", self.items, ", ".join(sorted(self.sources))
             )
 
-    def _error_rate(self, stats: dict[str, Any]) -> list[str]:
-        """Failed pages and spider errors over responses, beyond ``HEALTH_MAX_ERROR_RATE``."""
-        failed = sum(value for key, value in stats.items() if key.startswith("journals/failed_pages/"))
+    def _error_rate(self, stats: dict[str, Any], failed_starts: int) -> list[str]:
+        """Failed pages and spider errors over responses, beyond ``HEALTH_MAX_ERROR_RATE``; the ``failed_starts``
+        start pages among the failed pages are left out (each has a line of its own)."""
+        failed = sum(value for key, value in stats.items() if key.startswith("journals/failed_pages/")) - failed_starts
         errors = (
             failed
             + stats.get("spider_exceptions", 0)

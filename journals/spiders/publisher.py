@@ -17,6 +17,7 @@ from scrapy.http import Response, TextResponse
 
 from journals.decoding import decode_html, looks_binary
 from journals.entries import ListingMemory, find_journal_list
+from journals.health import START_FAILED_STATS
 from journals.items import FetchedPage, JournalPages
 from journals.navigation import Anchor, PageLinks, page_links
 
@@ -101,7 +102,11 @@ class PublisherSpider(scrapy.Spider):
         for url in self.seed_urls:
             scope = {"source": self.source_for(url), "hosts": sorted(self.allowed_hosts(url))}
             yield scrapy.Request(
-                url, callback=self.parse_start, cb_kwargs={"scope": scope, "depth": 0}, meta={"source": scope["source"]}
+                url,
+                callback=self.parse_start,
+                cb_kwargs={"scope": scope, "depth": 0},
+                errback=self.start_failed,
+                meta={"source": scope["source"]},
             )
 
     def _read(self, response: Response) -> tuple[str, PageLinks] | None:
@@ -261,13 +266,31 @@ class PublisherSpider(scrapy.Spider):
         """A listing or journal page failed for good: log it once with its URL and count it by cause."""
         self._count_failure(failure)
 
-    def _count_failure(self, failure: Any) -> None:
+    def start_failed(self, failure: Any) -> None:
+        """A start page failed for good (after retries): count it, and record it for the health check.
+
+        The record is the stat ``journals/start_failed/SOURCE`` (:data:`journals.health.START_FAILED_STATS`): a
+        list with one ``{"url", "cause", "error"}`` per failed start page, its URL as given, before redirects.
+        """
+        cause = self._count_failure(failure)
+        request = failure.request
+        key = f"{START_FAILED_STATS}{request.meta.get('source')}"
+        record = {
+            "url": request.meta.get("redirect_urls", [request.url])[0],
+            "cause": cause,
+            "error": str(failure.value).strip().split("\n")[0],
+        }
+        self.crawler.stats.set_value(key, [*(self.crawler.stats.get_value(key) or []), record])
+
+    def _count_failure(self, failure: Any) -> str:
+        """Count a failed page by cause and source, log it once; return the cause (``http_404``, an error name)."""
         error = failure.value
         response = getattr(error, "response", None)
         cause = f"http_{response.status}" if response is not None else type(error).__name__
         self.crawler.stats.inc_value(f"journals/failed_pages/{cause}")
         self.crawler.stats.inc_value(f"journals/failed_pages_by_source/{failure.request.meta.get('source')}")
         self.logger.warning("Page failed (%s): %s", cause, failure.request.url)
+        return cause
 
     def metrics_failed(self, failure: Any) -> Iterator[JournalPages]:
         """The metrics page failed: keep what the journal page gave rather than lose the journal."""
