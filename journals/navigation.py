@@ -217,6 +217,8 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
             pages.append(anchor)
         elif text:
             content.append(anchor)
+    if page_url:  # a menu's "About" is the site's unless it names this journal
+        metrics = [a for a in metrics if not a.chrome or is_about(a.url, page_url)]
     # Content links before menu links, and "About the journal" before a bare "About" that may be the site's.
     metrics.sort(key=lambda anchor: (anchor.in_chrome, " " not in anchor.text))
     return PageLinks(letters=letters, pages=pages, content=content, browse=browse, metrics=metrics)
@@ -225,6 +227,19 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
 def page_links(page_html: str | bytes, page_url: str) -> PageLinks:
     """:func:`classify` the anchors of one page."""
     return classify(anchors(page_html, page_url), page_url)
+
+
+def is_about(url: str, page_url: str) -> bool:
+    """Whether ``url`` is about what the page is about: under the page's path, or naming its last path segment
+    or one of its query values (``/journal/acta`` → ``/journal/acta/about``, ``/page/acta/info.html``)."""
+    link, page = urlsplit(url), urlsplit(page_url)
+    path = page.path.rstrip("/")
+    if path and link.path.startswith(path + "/"):
+        return True
+    names = [path.rpartition("/")[2].rpartition(".")[0] or path.rpartition("/")[2]]
+    names += [value for _, _, value in (pair.partition("=") for pair in page.query.split("&"))]
+    target = f"{link.path}?{link.query}"
+    return any(len(name) >= 3 and name in target for name in names)
 
 
 def is_near(url: str, page_url: str) -> bool:

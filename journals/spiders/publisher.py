@@ -185,6 +185,7 @@ class PublisherSpider(scrapy.Spider):
                         anchor.url,
                         self.parse_start,
                         cb_kwargs={"scope": scope, "depth": depth + 1},
+                        errback=self.request_failed,
                         meta={"source": scope["source"]},
                     )
         if not links.browse:
