@@ -16,6 +16,7 @@ from scrapy.utils.asyncio import run_in_thread
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extraction import Extraction, LearnedRules, extract_journal
+from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
 from journals.vocabulary import load_attributes
 
@@ -140,6 +141,7 @@ class ExtractionPipeline:
         extraction = extract_journal(
             item.pages, self.learned_rules, item.main_regions, source=item.source, listing_title=listing_title
         )
+        add_listing_values(extraction, item.listing_record.get("cells", {}), item.listing_url)
         if self.crawler is not None and self.crawler.stats is not None:
             for page in extraction.pages:
                 self.crawler.stats.inc_value("extraction/pages_learned" if page.learned else "extraction/pages_by_rule")
