@@ -11,7 +11,7 @@ import json
 import pkgutil
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from urllib.parse import urljoin, urlsplit
@@ -196,7 +196,11 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     """
     patterns = _patterns()
     page_anchors = list(page_anchors)
-    letter_like = [bool(patterns["letter"].fullmatch(a.text)) for a in page_anchors]
+    letter_texts: dict[str, list[str]] = {}
+    for anchor in page_anchors:
+        if patterns["letter"].fullmatch(anchor.text):
+            letter_texts.setdefault(anchor.group, []).append(anchor.text)
+    letter_like = [_is_index_letter(a.text, letter_texts.get(a.group, ())) for a in page_anchors]
     group_sizes = Counter(a.group for a in page_anchors)
     group_letters = Counter(a.group for a, like in zip(page_anchors, letter_like, strict=True) if like)
     letters, pages, browse, metrics, content = [], [], [], [], []
@@ -222,6 +226,20 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     # Content links before menu links, and "About the journal" before a bare "About" that may be the site's.
     metrics.sort(key=lambda anchor: (anchor.in_chrome, " " not in anchor.text))
     return PageLinks(letters=letters, pages=pages, content=content, browse=browse, metrics=metrics)
+
+
+def _is_index_letter(text: str, group_letters: Sequence[str]) -> bool:
+    """Whether ``text`` reads as an index letter among the letter-like texts of its group.
+
+    A two-letter text is a sub-index ("Ab") beside single letters or another of its initial ("Aa"); "EN",
+    "DE" and "FR" side by side are a language menu.
+    """
+    if text not in group_letters:
+        return False
+    if len(text) != 2 or not text.isalpha():
+        return True
+    initial = text[0].upper()
+    return any(len(t) == 1 for t in group_letters) or sum(t[0].upper() == initial for t in group_letters) > 1
 
 
 def page_links(page_html: str | bytes, page_url: str) -> PageLinks:

@@ -59,3 +59,11 @@ def test_metrics_hop_in_a_journal_menu_comes_after_content_links_and_the_sites_a
             '<p><a href="/j/acta/metrics">Journal metrics</a></p></main></body></html>')
     links = page_links(page, "http://site.example/j/acta")
     assert [a.url for a in links.metrics] == ["http://site.example/j/acta/metrics", "http://site.example/j/acta/info"]
+
+
+def test_a_language_menu_is_not_an_index_but_sub_letters_are() -> None:
+    page = (
+        '<html><body><div class="lang"><a href="/en/">EN</a> <a href="/de/">DE</a> <a href="/fr/">FR</a></div>'
+        '<div class="sub"><a href="/az/aa">Aa</a> <a href="/az/ab">Ab</a> <a href="/az/ac">Ac</a></div></body></html>'
+    )
+    assert [a.text for a in page_links(page, "http://site.example/az/a").letters] == ["Aa", "Ab", "Ac"]

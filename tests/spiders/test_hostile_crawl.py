@@ -12,7 +12,6 @@ from conftest import read_items, run_scrapy
 from journals.crawlrun import stats_from_log
 from journals.sandbox.faults import PERMANENT, TRANSIENT, FaultPlan
 from journals.sandbox.server import SandboxServer
-from journals.sandbox.sources import REALWEB_NAMES
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
 
@@ -26,8 +25,6 @@ def hostile() -> Iterator[tuple[SandboxServer, dict]]:
     server = SandboxServer(web, port=0, faults=plan)
     server.start_in_thread()
     truth = world_truth(web, server.base_url, plan)
-    # Issue 13's sites with the real web's shapes are measured by `make evaluate`; the faults are tested without them.
-    truth["sites"] = {site: data for site, data in truth["sites"].items() if site not in REALWEB_NAMES}
     yield server, truth
     server.shutdown()
     server.server_close()
