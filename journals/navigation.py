@@ -231,15 +231,15 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
 def _is_index_letter(text: str, group_letters: Sequence[str]) -> bool:
     """Whether ``text`` reads as an index letter among the letter-like texts of its group.
 
-    A two-letter text is a sub-index ("Ab") beside single letters or another of its initial ("Aa"); "EN",
-    "DE" and "FR" side by side are a language menu.
+    A two-letter text is a sub-index ("Ab") unless its group reads like a language menu: two-letter texts
+    only, each initial once ("EN", "DE", "FR").
     """
     if text not in group_letters:
         return False
-    if len(text) != 2 or not text.isalpha():
+    if len(text) != 2 or not text.isalpha() or any(len(t) == 1 for t in group_letters):
         return True
-    initial = text[0].upper()
-    return any(len(t) == 1 for t in group_letters) or sum(t[0].upper() == initial for t in group_letters) > 1
+    initials = Counter(t[0].upper() for t in group_letters)
+    return len(group_letters) == 1 or max(initials.values()) > 1
 
 
 def page_links(page_html: str | bytes, page_url: str) -> PageLinks:

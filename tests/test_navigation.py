@@ -67,3 +67,5 @@ def test_a_language_menu_is_not_an_index_but_sub_letters_are() -> None:
         '<div class="sub"><a href="/az/aa">Aa</a> <a href="/az/ab">Ab</a> <a href="/az/ac">Ac</a></div></body></html>'
     )
     assert [a.text for a in page_links(page, "http://site.example/az/a").letters] == ["Aa", "Ab", "Ac"]
+    lone = '<html><body><div class="sub"><a href="/az/i/in">In</a></div></body></html>'
+    assert [a.text for a in page_links(lone, "http://site.example/az/i").letters] == ["In"]
