@@ -58,6 +58,7 @@ from journals.health import (
 )
 from journals.items import JournalItem
 from journals.store import DatabaseError, database_url, engine_from_url
+from journals.store.crawl_runs import CrawlRun
 from journals.store.models import AttributeValue, Journal, Source, utcnow
 
 if TYPE_CHECKING:
@@ -226,14 +227,29 @@ class HealthExtension:
 
 
 def previous_crawls(engine: Engine, before: datetime, span: timedelta) -> dict[str, SourceSnapshot]:
-    """Per source, its last crawl before ``before``: journals written within ``span`` before its latest one."""
+    """Per source, its last crawl before ``before``: the journals written since the start of the crawl run that
+    wrote its latest one (``crawl_runs``), and never more than ``span`` before that latest one.
+
+    Two crawls of one day are two crawls: on the sandbox, whose port and so whose journal URLs change from run
+    to run, a window of ``span`` alone would add them up.
+    """
     journals = _journal_times(engine, Journal.crawled_at < before)
     latest = {source: max(times.values()) for source, times in journals.items()}
+    with engine.connect() as conn:
+        runs = conn.execute(
+            select(CrawlRun.started_at, CrawlRun.finished_at).where(
+                CrawlRun.started_at.is_not(None), CrawlRun.finished_at < before
+            )
+        ).all()
+    since = {}
+    for source, when in latest.items():
+        starts = [started for started, finished in runs if started <= when <= finished]
+        since[source] = max([when - span, *starts])
     kept = {
-        source: {journal for journal, when in times.items() if when >= latest[source] - span}
+        source: {journal for journal, when in times.items() if when >= since[source]}
         for source, times in journals.items()
     }
-    return _snapshots(engine, kept, lambda source, when: latest[source] - span <= when < before)
+    return _snapshots(engine, kept, lambda source, when: since[source] <= when < before)
 
 
 def crawl_since(engine: Engine, since: datetime) -> dict[str, SourceSnapshot]:

@@ -236,3 +236,25 @@ def test_how_a_source_that_came_to_nothing_is_named() -> None:
     ]
     assert came_to_nothing("s", "http://s/", [], 5, 12) == []
     assert came_to_nothing("s", "http://s/", [], None, 0) == [], "journals unknown: only failed start pages count"
+
+
+def test_the_previous_crawl_is_the_last_crawl_run_not_a_day_of_them(tmp_path: Path) -> None:
+    """Two crawls an hour apart, each of 3 journals under other URLs (the sandbox's port changes): the previous
+    crawl has 3 journals, not 6."""
+    from datetime import UTC, datetime, timedelta
+
+    from journals.extensions.health import previous_crawls
+    from journals.store import create_schema, engine_from_url
+    from journals.store.crawl_runs import record_run
+    from journals.store.writer import write_journals
+
+    engine = engine_from_url(f"sqlite:///{tmp_path / 'journals.db'}")
+    create_schema(engine)
+    start = datetime(2026, 12, 1, 10, tzinfo=UTC)
+    for run, port in enumerate((8001, 8002)):
+        began = start + timedelta(hours=run)
+        items = [JournalItem(source="bmj", url=f"http://127.0.0.1:{port}/bmj/j/{n}", title=f"J{n}") for n in range(3)]
+        write_journals(engine, items, crawled_at=began + timedelta(minutes=1))
+        record_run(engine, "bmj", {"start_time": began, "finish_time": began + timedelta(minutes=2)})
+    assert previous_crawls(engine, start + timedelta(hours=3), timedelta(hours=24))["bmj"].journals == 3
+    engine.dispose()
