@@ -258,8 +258,6 @@ def extract_tree(
             result.values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
     if has_structured_data(page.html, root):
         _add_structured(page, root, result)
-    if page.role == "home" and "issn" not in result.values and "eissn" not in result.values:
-        _add_footer_issns(root, result)
     return result
 
 
@@ -352,11 +350,15 @@ def _same_organisation(a: str, b: str) -> bool:
     return key(a) == key(b)
 
 
-def _add_footer_issns(root: etree._Element, result: PageExtraction) -> None:
-    """The journal's ISSN from the page's footers, when nothing else on a home page gave one."""
-    title = result.values.get("title")
-    for name, issn in footer_issns(root, str(title.value) if title and title.value else None).items():
-        result.values[name] = Found(issn, issn, result.url, None, "footer")
+def _add_footer_issns(pages: Iterable[PageLike], extraction: Extraction) -> None:
+    """The journal's ISSN from its home page's footers, when none of its pages gave one (the home page is parsed
+    again: this is for the few journals that show an ISSN nowhere else)."""
+    title = extraction.value("title")
+    for page in pages:
+        if page.role == "home" and (root := parse_html(page.html)) is not None:
+            for name, issn in footer_issns(root, str(title) if title else None).items():
+                extraction.values[name] = Found(issn, issn, page.url, None, "footer")
+            return
 
 
 def extract_journal(
@@ -380,6 +382,8 @@ def extract_journal(
             held = extraction.values.get(name)
             if held is None or (held.value is None and found.value is not None):
                 extraction.values[name] = found
+    if "issn" not in extraction.values and "eissn" not in extraction.values:
+        _add_footer_issns(ordered, extraction)
     if "title" not in extraction.values and listing_title:
         extraction.values["title"] = Found(listing_title, listing_title, "", None, "listing")
     return extraction

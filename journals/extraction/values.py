@@ -228,14 +228,31 @@ def parse_name(text: str, last: bool = False) -> Parsed | None:
         return Parsed(None, value)
     if not value or len(value) > 120 or not _NAME.match(value) or ":" in value:
         return None
-    if _not_name().search(value):
+    if _has_phrase(value, "not_names"):
         return None
     return Parsed(value, value)
 
 
+_WORD_BREAKS = str.maketrans(dict.fromkeys(",.;:()&/", " "))
+"""Punctuation a name's words may carry ("Board,"): split there too."""
+
+
 @cache
-def _not_name() -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w)(?:{_phrases('not_names').pattern})(?!\w)", re.IGNORECASE)
+def _phrase_words(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """A phrase list as its one-word phrases (a set) and its longer ones (padded with spaces), case-folded."""
+    phrases = [" ".join(p.casefold().translate(_WORD_BREAKS).split()) for p in extraction_phrases()[name]]
+    return frozenset(p for p in phrases if " " not in p), tuple(f" {p} " for p in phrases if " " in p)
+
+
+def _has_phrase(text: str, name: str) -> bool:
+    """Whether ``text`` holds, as whole words, a phrase of the vocabulary's list ``name`` (a set lookup for the
+    one-word phrases: a regular expression of every phrase would be tried at every position of every name)."""
+    words = text.casefold().translate(_WORD_BREAKS).split()
+    single, longer = _phrase_words(name)
+    if not single.isdisjoint(words):
+        return True
+    joined = f" {' '.join(words)} "
+    return any(phrase in joined for phrase in longer)
 
 
 def parse_text(text: str, last: bool = False) -> Parsed | None:
@@ -256,6 +273,8 @@ _DATE = (
     r"(?:19|20)\d\d(?:\s*[-–/]\s*(?:19|20)?\d\d)?"
 )
 _ISSUE_OR_DATE_TAIL = re.compile(rf"(?:[\s,;:|/–—-]*\(?\s*(?:{_ISSUE}|{_DATE})\s*\)?)+$", re.IGNORECASE)
+_TITLE_CUT_MARKS = re.compile(r"[\d|–—:·-]")
+"""A digit or separator: what every issue, date and site-word part :func:`journal_name` cuts off holds."""
 _WELCOME = re.compile(r"^welcome\s+to\s+(?:the\s+)?", re.IGNORECASE)
 
 
@@ -267,7 +286,15 @@ def _site_word_tail() -> re.Pattern[str]:
 def journal_name(text: str) -> str:
     """A heading or meta value cut to the journal's name: issue, volume and date parts ("…, Volume 21, Number 6
     / November 2008"), site words after a separator ("… - SpringerLink", "… | Home") and "Welcome to" dropped."""
-    value = _WELCOME.sub("", clean(text))
+    return _cut_title(clean(text))
+
+
+def _cut_title(value: str) -> str:
+    """:func:`journal_name` of a text already :func:`clean`."""
+    if value[:8].casefold() == "welcome ":
+        value = _WELCOME.sub("", value)
+    if _TITLE_CUT_MARKS.search(value) is None:
+        return value  # nothing to cut (most titles): the patterns below scan from every position
     while True:
         shorter = _site_word_tail().sub("", _ISSUE_OR_DATE_TAIL.sub("", value)).strip(" :;,|-–—/")
         if shorter == value:
@@ -277,7 +304,12 @@ def journal_name(text: str) -> str:
 
 def is_site_word(text: str) -> bool:
     """Whether ``text`` is a platform's or a page's name rather than a journal's ("ScienceDirect", "Home")."""
-    return bool(_phrases("site_words").fullmatch(clean(text).strip(" :;,.")))
+    return clean(text).strip(" :;,.").casefold() in _site_words()
+
+
+@cache
+def _site_words() -> frozenset[str]:
+    return frozenset(clean(p).casefold() for p in extraction_phrases()["site_words"])
 
 
 def parse_title(text: str, last: bool = False) -> Parsed | None:
@@ -285,10 +317,16 @@ def parse_title(text: str, last: bool = False) -> Parsed | None:
     cleaned = clean(text).strip(" :;,")
     if _is_null_cleaned(cleaned):
         return Parsed(None, cleaned)
-    value = journal_name(cleaned)
-    if not value or len(value) > 200 or not any(c.isalpha() for c in value) or is_site_word(value):
+    value = _cut_title(cleaned)
+    if not value or len(value) > 200 or not any(c.isalpha() for c in value):
+        return None
+    if len(value) <= _LONGEST_SITE_WORD and value.casefold() in _site_words():
         return None
     return Parsed(value, cleaned)
+
+
+_LONGEST_SITE_WORD = 40
+"""No site word is longer (characters): a longer title is not looked up."""
 
 
 _COPYRIGHT_START = re.compile(
