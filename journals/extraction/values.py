@@ -283,14 +283,10 @@ def _site_word_tail() -> re.Pattern[str]:
     return re.compile(rf"\s*[|–—:·-]\s*(?:{_phrases('site_words').pattern})(?:\.[a-z]{{2,4}})?\s*$", re.IGNORECASE)
 
 
-def journal_name(text: str) -> str:
-    """A heading or meta value cut to the journal's name: issue, volume and date parts ("…, Volume 21, Number 6
-    / November 2008"), site words after a separator ("… - SpringerLink", "… | Home") and "Welcome to" dropped."""
-    return _cut_title(clean(text))
-
-
-def _cut_title(value: str) -> str:
-    """:func:`journal_name` of a text already :func:`clean`."""
+def journal_name(value: str) -> str:
+    """A heading or meta value (already :func:`clean`) cut to the journal's name: issue, volume and date parts
+    ("…, Volume 21, Number 6 / November 2008"), site words after a separator ("… - SpringerLink", "… | Home")
+    and "Welcome to" dropped."""
     if value[:8].casefold() == "welcome ":
         value = _WELCOME.sub("", value)
     if _TITLE_CUT_MARKS.search(value) is None:
@@ -317,7 +313,7 @@ def parse_title(text: str, last: bool = False) -> Parsed | None:
     cleaned = clean(text).strip(" :;,")
     if _is_null_cleaned(cleaned):
         return Parsed(None, cleaned)
-    value = _cut_title(cleaned)
+    value = journal_name(cleaned)
     if not value or len(value) > 200 or not any(c.isalpha() for c in value):
         return None
     if len(value) <= _LONGEST_SITE_WORD and value.casefold() in _site_words():
