@@ -50,3 +50,13 @@ def attribute(name: str) -> Attribute:
         if a.name == name:
             return a
     raise KeyError(name)
+
+
+@cache
+def extraction_phrases() -> dict[str, tuple[str, ...]]:
+    """The ``extraction`` section of the vocabulary: phrase lists by name (``platforms``, ``decoy_headings``…)."""
+    raw = pkgutil.get_data("settings", "vocabulary.json")
+    if raw is None:  # pragma: no cover - only when the package data is missing from an install
+        raise RuntimeError("settings/vocabulary.json is missing from the installed package")
+    section = json.loads(raw)["extraction"]
+    return {name: tuple(phrases) for name, phrases in section.items() if not name.startswith("_")}

@@ -1,8 +1,9 @@
 """The part of a page that speaks about the journal, and its visible text nodes in document order.
 
-Sidebars, navigation, footers, scripts and comments are left out: a "featured journal" box quotes another
-journal's impact factor, and a script's data layer holds made-up numbers. The main content is the page's MDR
-data regions when given, else the container around the page's ``<h1>``.
+Sidebars, navigation, footers, scripts, comments and hidden elements are left out: a "featured journal" box
+quotes another journal's impact factor, a script's data layer holds made-up numbers, and text hidden by
+``display:none`` or a ``sr-only`` class is no text a reader sees. The main content is the page's MDR data regions
+when given, else the container around the page's ``<h1>``.
 """
 
 from __future__ import annotations
@@ -10,8 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from lxml import etree
+
+from journals.extraction.labels import normalise_label
+from journals.vocabulary import extraction_phrases
 
 SKIPPED_TAGS = frozenset(
     {
@@ -39,6 +44,58 @@ DECOY_MARKERS = re.compile(
     re.IGNORECASE,
 )
 CONTAINER_TAGS = frozenset({"main", "article"})
+CONTENT_HEADER_TAGS = frozenset({"header"})
+"""Skipped as site chrome, except inside ``main``/``article``, where a ``<header>`` holds the content's heading."""
+NON_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link", "svg", "iframe"})
+"""Elements whose text no reader sees as text on the page."""
+HIDING_CLASSES = frozenset(
+    {
+        "hidden",
+        "hide",
+        "d-none",
+        "sr-only",
+        "visually-hidden",
+        "visuallyhidden",
+        "screen-reader-text",
+        "screen-reader-only",
+        "invisible",
+        "element-invisible",
+        "offscreen",
+    }
+)
+"""Class names that hide an element, alone or after a short prefix (``u-visually-hidden``, ``is-hidden``)."""
+_HIDING_STYLE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.IGNORECASE
+)
+_LOGO_MARKERS = re.compile(r"logo|brand|masthead|site-?(?:name|title)", re.IGNORECASE)
+
+
+def is_hidden(element: etree._Element) -> bool:
+    """Whether ``element`` itself is hidden: inline ``display:none``/``visibility:hidden``, the ``hidden``
+    attribute, ``aria-hidden="true"``, or a hiding class name."""
+    if element.get("hidden") is not None or (element.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = element.get("style")
+    if style and _HIDING_STYLE.search(style):
+        return True
+    classes = element.get("class")
+    return bool(classes) and any(_hiding_class(token.lower()) for token in classes.split())
+
+
+def _hiding_class(token: str) -> bool:
+    if token in HIDING_CLASSES:
+        return True
+    prefix, _, rest = token.partition("-")
+    return bool(rest) and len(prefix) <= 3 and rest in HIDING_CLASSES
+
+
+def _is_logo(h1: etree._Element) -> bool:
+    """An ``<h1>`` that holds the site's logo or brand (a link to the site's root), not the page's heading."""
+    for element in (h1, *h1.iterchildren("a", "span", "img")):
+        if _LOGO_MARKERS.search(f"{element.get('class', '')} {element.get('id', '')}"):
+            return True
+    anchors = list(h1.iterchildren("a"))
+    return len(anchors) == 1 and (anchors[0].get("href") or "").strip() == "/" and not (h1.text or "").strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +112,27 @@ class TextNode:
 
 
 def first_h1(root: etree._Element) -> etree._Element | None:
-    """The page's first ``<h1>`` outside ``aside``, ``nav``, ``header``… (by tag: this runs on every page)."""
+    """The page's first visible ``<h1>`` outside ``aside``, ``nav``, ``footer``… that is no site logo (by tag:
+    this runs on every page).
+
+    A ``<header>`` inside ``main``/``article`` is the content's own, and a ``<form>`` may wrap a whole page
+    (ASP.NET writes every page inside one): neither hides the heading.
+    """
     for h1 in root.iter("h1"):
+        if is_hidden(h1) or _is_logo(h1):
+            continue
         for ancestor in h1.iterancestors():
-            if ancestor.tag in SKIPPED_TAGS:
+            tag = ancestor.tag
+            wraps = tag == "form" or (tag in CONTENT_HEADER_TAGS and _inside_content(ancestor))
+            if (tag in SKIPPED_TAGS and not wraps) or is_hidden(ancestor):
                 break
         else:
             return h1
     return None
+
+
+def _inside_content(element: etree._Element) -> bool:
+    return any(a.tag in CONTAINER_TAGS or a.get("role") == "main" for a in element.iterancestors())
 
 
 def title_region(root: etree._Element, h1: etree._Element | None) -> etree._Element:
@@ -93,17 +163,49 @@ def content_roots(root: etree._Element, region_xpaths: Iterable[str] = ()) -> li
 
 
 def _skipped(element: etree._Element) -> bool:
-    if not isinstance(element.tag, str) or element.tag in SKIPPED_TAGS:
+    tag = element.tag
+    if not isinstance(tag, str):
+        return True
+    if tag in SKIPPED_TAGS and not (tag in CONTENT_HEADER_TAGS and _inside_content(element)):
+        return True
+    if is_hidden(element):
         return True
     marker = f"{element.get('class', '')} {element.get('id', '')}"
-    return bool(marker.strip()) and bool(DECOY_MARKERS.search(marker))
+    if marker.strip() and DECOY_MARKERS.search(marker):
+        return True
+    return tag in BOX_TAGS and names_another_journal(element)
+
+
+BOX_TAGS = frozenset({"div", "section", "ul", "ol", "dl", "table", "li", "article", "aside", "nav"})
+"""Elements that can be a box headed "Featured journal", "More from …"."""
+HEADING_LENGTH = 60
+"""Characters of a box's first child beyond which it is content, not the box's heading."""
+
+
+@cache
+def _decoy_heading() -> re.Pattern[str]:
+    phrases = sorted({normalise_label(p) for p in extraction_phrases()["decoy_headings"]}, key=len, reverse=True)
+    return re.compile(rf"^(?:{'|'.join(map(re.escape, phrases))})(?:\s|$)")
+
+
+def names_another_journal(box: etree._Element) -> bool:
+    """Whether ``box`` is headed as one about other journals ("Featured journal", "Related journals", "Most read",
+    "More from …": the vocabulary's ``decoy_headings``): what it quotes beside a label is another journal's."""
+    for child in box:
+        if not isinstance(child.tag, str):
+            continue
+        heading = "".join(child.itertext())
+        return len(heading) <= HEADING_LENGTH and bool(_decoy_heading().match(normalise_label(heading)))
+    return False
 
 
 def teaser_blocks(h1: etree._Element | None, mentions_label: Callable[[str], bool]) -> set[etree._Element]:
     """Boxes beside the title that quote another journal: a link titled like a journal, then a label.
 
     Only blocks that are children of the title's ancestors are looked at: that is where "featured journal"
-    or "more from us" boxes sit when a page marks them with no ``aside`` nor a telling class.
+    or "more from us" boxes sit when a page marks them with no ``aside`` nor a telling class. A block that
+    names the page's own title ("Title: Acta Seismologica Sinica" in an "About this journal" box) is the
+    journal's own.
     """
     if h1 is None:
         return set()
@@ -113,6 +215,8 @@ def teaser_blocks(h1: etree._Element | None, mentions_label: Callable[[str], boo
     for ancestor in ancestors:
         for block in ancestor:
             if block in ancestors or block is h1 or not isinstance(block.tag, str):
+                continue
+            if title and title in " ".join("".join(block.itertext()).split()):
                 continue
             for anchor in block.iter("a"):
                 text = " ".join("".join(anchor.itertext()).split())
@@ -143,13 +247,19 @@ def text_nodes(
     ``keep``'s ancestors are never skipped.
     """
     kept = set(keep.iterancestors()) | {keep} if keep is not None else set()
+    skipped = skip or set()
+
+    def enter(child: etree._Element) -> bool:
+        return child in kept or not (_skipped(child) or child in skipped)
+
     nodes: list[TextNode] = []
     for region in roots:
-        nodes.extend(_walk(region, kept, skip or set()))
+        nodes.extend(_walk(region, enter))
     return nodes
 
 
-def _walk(element: etree._Element, kept: set[etree._Element], skip: set[etree._Element]) -> Iterator[TextNode]:
+def _walk(element: etree._Element, enter: Callable[[etree._Element], bool]) -> Iterator[TextNode]:
+    """The text nodes of ``element`` in document order, descending into the children ``enter`` accepts."""
     children = [c for c in element]
     slots = [element.text is not None] + [c.tail is not None for c in children]
     leaf = sum(slots) == 1 and not any(isinstance(c.tag, str) and (c.text or len(c)) for c in children)
@@ -159,9 +269,34 @@ def _walk(element: etree._Element, kept: set[etree._Element], skip: set[etree._E
         if element.text.strip():
             yield TextNode(element.text, element, slot, leaf)
     for child in children:
-        if isinstance(child.tag, str) and (child in kept or not (_skipped(child) or child in skip)):
-            yield from _walk(child, kept, skip)
+        if isinstance(child.tag, str) and enter(child):
+            yield from _walk(child, enter)
         if child.tail is not None:
             slot += 1
             if child.tail.strip():
                 yield TextNode(child.tail, element, slot, leaf)
+
+
+def page_text_nodes(element: etree._Element) -> list[TextNode]:
+    """Every visible non-blank text node under ``element``, chrome included (footers, headers, sidebars): only
+    scripts, styles, templates and hidden elements are left out."""
+    return list(_walk(element, _visible))
+
+
+def _visible(element: etree._Element) -> bool:
+    return element.tag not in NON_TEXT_TAGS and not is_hidden(element)
+
+
+def has_hidden_parts(element: etree._Element) -> bool:
+    """Whether any element inside ``element`` is hidden or holds no visible text (a script, a style)."""
+    return any(
+        isinstance(e.tag, str) and (e.tag in NON_TEXT_TAGS or is_hidden(e)) for e in element.iterdescendants()
+    )
+
+
+def in_link(element: etree._Element) -> bool:
+    """Whether ``element`` is, or sits directly inside, a link to a page: a menu entry, not a label."""
+    for candidate in (element, element.getparent()):
+        if candidate is not None and candidate.tag == "a" and candidate.get("href"):
+            return True
+    return False

@@ -14,14 +14,23 @@ from typing import NamedTuple, Protocol
 
 from lxml import etree
 
-from journals.extraction.content import content_roots, first_h1, teaser_blocks, text_nodes
-from journals.extraction.labels import default_matcher
+from journals.extraction.content import (
+    content_roots,
+    first_h1,
+    has_hidden_parts,
+    in_link,
+    page_text_nodes,
+    teaser_blocks,
+    text_nodes,
+)
+from journals.extraction.identity import copyright_candidate, footer_issns, is_copyright_rule
+from journals.extraction.labels import default_matcher, normalise_label
 from journals.extraction.locate import Candidate, Locator
-from journals.extraction.structured import has_structured_data, structured_values
+from journals.extraction.structured import SITE_NAME, has_structured_data, is_article_page, structured_values
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
-from journals.extraction.values import Parsed, parse_value
+from journals.extraction.values import Parsed, is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
-from journals.vocabulary import Attribute, load_attributes
+from journals.vocabulary import Attribute, extraction_phrases, load_attributes
 
 PAGE_ORDER = {"home": 0, "metrics": 1}
 """Pages are read in this order; the first page showing a value wins."""
@@ -45,7 +54,8 @@ class Found(NamedTuple):
     xpath: str | None
     method: str
     """``structured`` (meta/JSON-LD/microdata), ``rule`` (a learned XPath reused), ``heuristic`` (found by
-    its label on this page, rule learned), ``listing`` (the A–Z listing's anchor text)."""
+    its label on this page, rule learned), ``footer`` (a footer's ISSN statement), ``listing`` (the A–Z
+    listing's anchor text)."""
 
     def provenance(self) -> dict[str, object]:
         """The ``JournalItem.provenance`` entry: raw, url, xpath, extractor."""
@@ -101,20 +111,27 @@ def parse_html(html: str | bytes) -> etree._Element | None:
 
 
 def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> dict[str, tuple[Parsed, str]]:
-    """Find every attribute on ``root`` by its labels: attribute → (parsed value, rule XPath)."""
+    """Find every attribute on ``root`` by its labels: attribute → (parsed value, rule XPath).
+
+    A name's label that is a link ("Editors" in a menu) is a menu entry, not a label. On an article's page the
+    heading is the article's title, and a bare "Editor" is the article's handling editor: neither is the
+    journal's. A publisher no label names is read from the page's copyright line.
+    """
     h1 = first_h1(root)
     matcher = default_matcher()
     teasers = teaser_blocks(h1, lambda text: bool(matcher.embedded(text)))
     nodes = text_nodes(content_roots(root, regions), keep=h1, skip=teasers)
+    article = is_article_page(root)
     chosen: dict[str, Candidate] = {}
     for candidate in sorted(_locator().candidates(nodes), key=_preference):
+        if _menu_entry(candidate) or (article and _article_editor(candidate)):
+            continue
         chosen.setdefault(candidate.attribute, candidate)
+    if "publisher" in _attributes() and "publisher" not in chosen and (holder := copyright_candidate(root)):
+        chosen["publisher"] = holder
     learned: dict[str, tuple[Parsed, str]] = {}
-    if role == "home" and h1 is not None:
-        title = parse_value("text", "".join(h1.itertext()))
-        rule = element_rule(h1)
-        if title is not None and title.value is not None and _reproduces(root, "title", rule, title):
-            learned["title"] = (title, rule)  # tag names libxml2 made of broken markup can make no XPath
+    if role == "home" and h1 is not None and not article and (heading := _heading(h1)) is not None:
+        learned["title"] = heading
     for name, candidate in chosen.items():
         if name == "title":
             continue
@@ -122,6 +139,39 @@ def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> 
         if _reproduces(root, name, xpath, candidate.parsed):
             learned[name] = (candidate.parsed, xpath)
     return learned
+
+
+def _heading(h1: etree._Element) -> tuple[Parsed, str] | None:
+    """The title in the page's heading and its rule, the heading's hidden parts left out: the rule reads the one
+    visible text node of a heading that has hidden parts, and there is none when the visible text is split."""
+    rule = element_rule(h1)
+    if has_hidden_parts(h1):
+        visible = page_text_nodes(h1)
+        if len(visible) != 1:
+            return None
+        node = visible[0]
+        path = node.owner.getroottree().getpath(node.owner)
+        rule = element_rule(node.owner) if node.leaf else f"normalize-space(({path}/text()[{node.slot}])[1])"
+    title = parse_value(_attributes()["title"].type, " ".join(n.text for n in page_text_nodes(h1)))
+    if title is None or title.value is None or not _reproduces(h1.getroottree().getroot(), "title", rule, title):
+        return None  # tag names libxml2 made of broken markup can make no XPath
+    return title, rule
+
+
+def _menu_entry(candidate: Candidate) -> bool:
+    """A person's label written as a link: a menu entry ("Editors" → "Editorial Board"), not a label."""
+    return _attributes()[candidate.attribute].type == "name" and in_link(candidate.label_node.owner)
+
+
+@cache
+def _article_editor_labels() -> frozenset[str]:
+    return frozenset(normalise_label(label) for label in extraction_phrases()["article_editor_labels"])
+
+
+def _article_editor(candidate: Candidate) -> bool:
+    """A bare "Editor" label on an article's page: the article's handling editor, not the editor-in-chief."""
+    label = normalise_label(candidate.label_text)
+    return candidate.attribute == "editor_in_chief" and label in _article_editor_labels()
 
 
 def _preference(candidate: Candidate) -> tuple[bool, bool, int]:
@@ -232,29 +282,83 @@ def _changed_rules(
 
     A rule that reads this page right is kept: the page may be the template's odd one ("eISSN 1234-5679" alone,
     where the other pages say "ISSN … · eISSN …"), and its narrower rule would then miss the value everywhere else.
+    A copyright line never replaces a labelled "Publisher" row: a page that leaves the row out shows no publisher.
     """
     current = rules.xpaths if rules is not None else {}
     return {
         name: xpath
         for name, (parsed, xpath) in learned.items()
-        if name not in current or current[name] == xpath or not _reproduces(root, name, current[name], parsed)
+        if name not in current
+        or current[name] == xpath
+        or (
+            not _reproduces(root, name, current[name], parsed)
+            and (is_copyright_rule(current[name]) or not is_copyright_rule(xpath))
+        )
     }
 
 
 def _add_structured(page: PageLike, root: etree._Element, result: PageExtraction) -> None:
-    """Structured values win, except ISSNs: schema.org does not say which is print and which online, so
-    they only fill in an ISSN the labels did not place."""
+    """Structured values win, except ISSNs and publishers: schema.org does not say which ISSN is print and which
+    online, so they only fill in an ISSN the labels did not place; a publisher the page shows (a labelled row, a
+    copyright line) wins over the meta tags' unless both name the same organisation. On an article's page the
+    heading is the article's title; the site's brand (``og:site_name``) names the journal when nothing else does
+    and it is neither a platform's nor the publisher's name."""
     attributes = _attributes()
     placed = {f.value for name, f in result.values.items() if attributes[name].type == "issn"}
-    for name, (raw, where) in structured_values(page.html, root).items():
+    if is_article_page(root) and "title" in result.values and result.values["title"].method != "structured":
+        del result.values["title"]
+    found = structured_values(page.html, root)
+    for name, (raw, where) in found.items():
         if name not in attributes or (name == "title" and page.role != "home"):
             continue
         value = parse_value(attributes[name].type, raw)
         if value is None or value.value is None:
             continue
-        if attributes[name].type == "issn" and (name in result.values or value.value in placed):
+        shown = result.values.get(name)
+        if attributes[name].type == "issn" and (shown is not None or value.value in placed):
+            continue
+        if (
+            name == "publisher"
+            and shown is not None
+            and shown.value is not None
+            and not _same_organisation(str(shown.value), str(value.value))
+        ):
             continue
         result.values[name] = Found(value.value, value.raw, page.url, where, "structured")
+    if SITE_NAME in found and page.role == "home" and "title" not in result.values:
+        raw, where = found[SITE_NAME]
+        brand = parse_value(attributes["title"].type, raw)
+        publisher = result.values.get("publisher")
+        if (
+            brand is not None
+            and brand.value is not None
+            and not is_site_word(raw)
+            and (publisher is None or not _same_organisation(str(publisher.value), str(brand.value)))
+        ):
+            result.values["title"] = Found(brand.value, brand.raw, page.url, where, "structured")
+
+
+_LEGAL_FORMS = {"ltd": "limited", "inc": "incorporated", "co": "company", "corp": "corporation"}
+
+
+def _same_organisation(a: str, b: str) -> bool:
+    """Whether two names are one organisation's, abbreviations of legal forms aside ("Ltd." and "Limited")."""
+
+    def key(name: str) -> list[str]:
+        return [_LEGAL_FORMS.get(word, word) for word in normalise_label(name).split()]
+
+    return key(a) == key(b)
+
+
+def _add_footer_issns(pages: Iterable[PageLike], extraction: Extraction) -> None:
+    """The journal's ISSN from its home page's footers, when none of its pages gave one (the home page is parsed
+    again: this is for the few journals that show an ISSN nowhere else)."""
+    title = extraction.value("title")
+    for page in pages:
+        if page.role == "home" and (root := parse_html(page.html)) is not None:
+            for name, issn in footer_issns(root, str(title) if title else None).items():
+                extraction.values[name] = Found(issn, issn, page.url, None, "footer")
+            return
 
 
 def extract_journal(
@@ -278,6 +382,8 @@ def extract_journal(
             held = extraction.values.get(name)
             if held is None or (held.value is None and found.value is not None):
                 extraction.values[name] = found
+    if "issn" not in extraction.values and "eissn" not in extraction.values:
+        _add_footer_issns(ordered, extraction)
     if "title" not in extraction.values and listing_title:
         extraction.values["title"] = Found(listing_title, listing_title, "", None, "listing")
     return extraction

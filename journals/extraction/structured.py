@@ -13,17 +13,26 @@ from lxml import etree
 
 from journals.extraction.xpaths import literal
 
+SITE_NAME = "site_name"
+"""The key :func:`structured_values` gives the site's brand (``og:site_name``), which is no attribute of its own."""
 PERIODICAL_TYPES = frozenset({"Periodical", "ScholarlyJournal", "CreativeWorkSeries", "Journal"})
 META_NAMES: dict[str, str] = {
     "citation_journal_title": "title",
     "prism.publicationname": "title",
+    "dc.source": "title",
     "citation_issn": "issn",
     "prism.issn": "issn",
     "prism.eissn": "eissn",
     "citation_publisher": "publisher",
     "dc.publisher": "publisher",
+    "og:site_name": SITE_NAME,
 }
-"""``<meta name>`` (case-folded) → attribute."""
+"""``<meta name>`` (case-folded) → attribute, the first tag of an attribute here winning over the later ones
+(``dc.source`` names the journal too, with its year: "Nature 2020"). ``og:site_name`` is the site's brand: the
+journal's name on a journal's own site, the platform's or publisher's elsewhere (see ``extract``)."""
+_RANK = {name: rank for rank, name in enumerate(META_NAMES)}
+ARTICLE_MARKERS = ("citation_title", "citation_doi", "prism.doi", "citation_firstpage", "citation_abstract_html_url")
+"""Meta tags only an article's page carries: its heading is the article's title, not the journal's."""
 _EMBEDDED_MARKERS = ("application/ld+json", "itemscope")
 """What JSON-LD and microdata (read by extruct) cannot be written without."""
 
@@ -68,8 +77,8 @@ def _meta_name(meta: etree._Element) -> tuple[str, str]:
     return key, meta.get(key) or ""
 
 
-def _head_metas(root: etree._Element) -> list[tuple[str, str, str]]:
-    """(attribute, content, XPath of the content) of the head's meta tags that name one (see META_NAMES)."""
+def _head_metas(root: etree._Element) -> list[tuple[str, str, str, int]]:
+    """(attribute, content, XPath of the content, rank in META_NAMES) of the head's meta tags that name one."""
     head = _head(root)
     if head is None:
         return []
@@ -81,7 +90,8 @@ def _head_metas(root: etree._Element) -> list[tuple[str, str, str]]:
         attribute = META_NAMES.get(name.casefold())
         content = (meta.get("content") or "").strip()
         if attribute is not None and content:
-            found.append((attribute, content, f"/html/head/meta[@{key}={literal(name)}]/@content"))
+            where = f"/html/head/meta[@{key}={literal(name)}]/@content"
+            found.append((attribute, content, where, _RANK[name.casefold()]))
     return found
 
 
@@ -93,11 +103,29 @@ def _embedded_markup(root: etree._Element) -> bool:
     return bool(_ITEMSCOPE(root))
 
 
+def is_article_page(root: etree._Element) -> bool:
+    """Whether the page's meta tags say it is one article's page (``citation_title``, ``og:type`` article…)."""
+    head = _head(root)
+    if head is None:
+        return False
+    for meta in head:
+        if meta.tag != "meta":
+            continue
+        name = _meta_name(meta)[1].casefold()
+        if name in ARTICLE_MARKERS or (name == "og:type" and (meta.get("content") or "").strip() == "article"):
+            return True
+    return False
+
+
+
 def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, str]]:
-    """Attribute → (raw text, where: ``meta[name=…]``, ``json-ld``, ``microdata``), first source wins."""
+    """Attribute → (raw text, where: ``meta[name=…]``, ``json-ld``, ``microdata``): meta tags by the order of
+    :data:`META_NAMES`, then JSON-LD, then microdata."""
     found: dict[str, tuple[str, str]] = {}
-    for attribute, content, where in _head_metas(root):
-        found.setdefault(attribute, (content, where))
+    ranks: dict[str, int] = {}
+    for attribute, content, where, rank in _head_metas(root):
+        if rank < ranks.get(attribute, len(_RANK)):
+            found[attribute], ranks[attribute] = (content, where), rank
     if len(html) < TREE_TEST_FROM:
         if not any(marker in html for marker in _EMBEDDED_MARKERS):
             return found

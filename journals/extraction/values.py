@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
+from functools import cache
 from typing import NamedTuple
+
+from journals.vocabulary import extraction_phrases
 
 NULL_WORDS = frozenset({"n/a", "na", "n.a.", "-", "–", "—", "tba", "tbd", "none", "not available", "vacant", "nil"})
 """Texts a site writes where it has no value: the attribute is shown, its value is null."""
@@ -210,14 +213,46 @@ def parse_boolean(text: str, last: bool = False) -> Parsed | None:
     return Parsed(None, cleaned) if _is_null_cleaned(cleaned) else None
 
 
+@cache
+def _phrases(name: str) -> re.Pattern[str]:
+    """One of the vocabulary's phrase lists (``extraction`` section) as a case-insensitive alternation."""
+    phrases = sorted(extraction_phrases()[name], key=len, reverse=True)
+    return re.compile("|".join(r"\s+".join(map(re.escape, p.split())) for p in phrases), re.IGNORECASE)
+
+
 def parse_name(text: str, last: bool = False) -> Parsed | None:
-    """A person's name or names as shown: letters, no digits, no label punctuation."""
+    """A person's name or names as shown: letters, no digits, no label punctuation, no menu words
+    ("Editorial Board", "View all": the vocabulary's ``not_names``)."""
     value = clean(text).strip(" :;,")
     if _is_null_cleaned(value):
         return Parsed(None, value)
     if not value or len(value) > 120 or not _NAME.match(value) or ":" in value:
         return None
+    if _has_phrase(value, "not_names"):
+        return None
     return Parsed(value, value)
+
+
+_WORD_BREAKS = str.maketrans(dict.fromkeys(",.;:()&/", " "))
+"""Punctuation a name's words may carry ("Board,"): split there too."""
+
+
+@cache
+def _phrase_words(name: str) -> tuple[frozenset[str], tuple[str, ...]]:
+    """A phrase list as its one-word phrases (a set) and its longer ones (padded with spaces), case-folded."""
+    phrases = [" ".join(p.casefold().translate(_WORD_BREAKS).split()) for p in extraction_phrases()[name]]
+    return frozenset(p for p in phrases if " " not in p), tuple(f" {p} " for p in phrases if " " in p)
+
+
+def _has_phrase(text: str, name: str) -> bool:
+    """Whether ``text`` holds, as whole words, a phrase of the vocabulary's list ``name`` (a set lookup for the
+    one-word phrases: a regular expression of every phrase would be tried at every position of every name)."""
+    words = text.casefold().translate(_WORD_BREAKS).split()
+    single, longer = _phrase_words(name)
+    if not single.isdisjoint(words):
+        return True
+    joined = f" {' '.join(words)} "
+    return any(phrase in joined for phrase in longer)
 
 
 def parse_text(text: str, last: bool = False) -> Parsed | None:
@@ -226,6 +261,111 @@ def parse_text(text: str, last: bool = False) -> Parsed | None:
     if _is_null_cleaned(value):
         return Parsed(None, value)
     if not value or len(value) > 200 or not any(c.isalpha() for c in value):
+        return None
+    return Parsed(value, value)
+
+
+_ISSUE = (
+    r"(?:vol(?:ume)?|no|nr|num(?:ber)?|issue|iss|suppl(?:ement)?)\.?\s*[\dIVXLC]+[a-z]?(?:\s*[-–/]\s*\d+)?"
+)
+_DATE = (
+    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?)?"
+    r"(?:19|20)\d\d(?:\s*[-–/]\s*(?:19|20)?\d\d)?"
+)
+_ISSUE_OR_DATE_TAIL = re.compile(rf"(?:[\s,;:|/–—-]*\(?\s*(?:{_ISSUE}|{_DATE})\s*\)?)+$", re.IGNORECASE)
+_TITLE_CUT_MARKS = re.compile(r"[\d|–—:·-]")
+"""A digit or separator: what every issue, date and site-word part :func:`journal_name` cuts off holds."""
+_WELCOME = re.compile(r"^welcome\s+to\s+(?:the\s+)?", re.IGNORECASE)
+
+
+@cache
+def _site_word_tail() -> re.Pattern[str]:
+    return re.compile(rf"\s*[|–—:·-]\s*(?:{_phrases('site_words').pattern})(?:\.[a-z]{{2,4}})?\s*$", re.IGNORECASE)
+
+
+def journal_name(value: str) -> str:
+    """A heading or meta value (already :func:`clean`) cut to the journal's name: issue, volume and date parts
+    ("…, Volume 21, Number 6 / November 2008"), site words after a separator ("… - SpringerLink", "… | Home")
+    and "Welcome to" dropped."""
+    if value[:8].casefold() == "welcome ":
+        value = _WELCOME.sub("", value)
+    if _TITLE_CUT_MARKS.search(value) is None:
+        return value  # nothing to cut (most titles): the patterns below scan from every position
+    while True:
+        shorter = _site_word_tail().sub("", _ISSUE_OR_DATE_TAIL.sub("", value)).strip(" :;,|-–—/")
+        if shorter == value:
+            return value
+        value = shorter
+
+
+def is_site_word(text: str) -> bool:
+    """Whether ``text`` is a platform's or a page's name rather than a journal's ("ScienceDirect", "Home")."""
+    return clean(text).strip(" :;,.").casefold() in _site_words()
+
+
+@cache
+def _site_words() -> frozenset[str]:
+    return frozenset(clean(p).casefold() for p in extraction_phrases()["site_words"])
+
+
+def parse_title(text: str, last: bool = False) -> Parsed | None:
+    """A journal's title (:func:`journal_name` of the text); None when nothing but issue, date or site words."""
+    cleaned = clean(text).strip(" :;,")
+    if _is_null_cleaned(cleaned):
+        return Parsed(None, cleaned)
+    value = journal_name(cleaned)
+    if not value or len(value) > 200 or not any(c.isalpha() for c in value):
+        return None
+    if len(value) <= _LONGEST_SITE_WORD and value.casefold() in _site_words():
+        return None
+    return Parsed(value, cleaned)
+
+
+_LONGEST_SITE_WORD = 40
+"""No site word is longer (characters): a longer title is not looked up."""
+
+
+_COPYRIGHT_START = re.compile(
+    r"^(?:copyright\b\s*:?\s*)?(?:©|\(c\))?\s*(?:copyright\b\s*:?\s*)?"
+    r"(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:(?:19|20)\d\d|present))?[\s,]*)*",
+    re.IGNORECASE,
+)
+_HOLDER_END = re.compile(r"\s*(?:all\s+rights\s+reserved|\||;|\s[–—-]\s|\bsubject\s+to\b)", re.IGNORECASE)
+_LEGAL_SUFFIX = re.compile(
+    r"(?:ltd|limited|inc|incorporated|co|corp|corporation|pty|llc|llp|plc|gmbh|ag|sa|s\.a|b\.v|bv|n\.v|nv|"
+    r"kk|k\.k|srl|s\.r\.l|spa|s\.p\.a|e\.v|ltda|bhd|oy|ab|as|sl)\.?",
+    re.IGNORECASE,
+)
+_NOT_HOLDERS = re.compile(r"\bet\s+al\b|\bauthors?\b|\bauthor\(s\)|creative\s+commons|\blicen[cs]e", re.IGNORECASE)
+
+
+def _holder_end(value: str) -> int:
+    """Where the organisation's name ends: a sentence's full stop or a comma not before a legal suffix."""
+    for match in re.finditer(r"[.,](?=\s|$)", value):
+        before = value[: match.start()].split()
+        last_word = before[-1] if before else ""
+        if match[0] == ".":
+            if _LEGAL_SUFFIX.fullmatch(last_word + ".") or re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", last_word):
+                continue  # "Elsevier B.V." / "eLife Sciences Publications Ltd.": the stop is the name's
+            return match.start()
+        following = value[match.end() :].split(maxsplit=1)
+        if not following or not _LEGAL_SUFFIX.fullmatch(following[0]):
+            return match.start()
+    return len(value)
+
+
+def parse_organisation(text: str, last: bool = False) -> Parsed | None:
+    """A publisher as a row or a copyright line names it: "© 2020 Springer Nature Limited" → "Springer Nature
+    Limited", "Copyright © 2012 Elsevier B.V. All rights reserved" → "Elsevier B.V."; an article's authors
+    ("© 2019 Zhang et al.", "The Author(s)") are no publisher."""
+    cleaned = clean(text)
+    if _is_null_cleaned(cleaned.strip(" :;,")):
+        return Parsed(None, cleaned.strip(" :;,"))
+    value = _COPYRIGHT_START.sub("", cleaned.strip(" :;,"), count=1)
+    if (end := _HOLDER_END.search(value)) is not None:
+        value = value[: end.start()]
+    value = value[: _holder_end(value)].strip(" :;,")
+    if not value or len(value) > 100 or not any(c.isalpha() for c in value) or _NOT_HOLDERS.search(value):
         return None
     return Parsed(value, value)
 
@@ -240,6 +380,8 @@ PARSERS: dict[str, ValueParser] = {
     "boolean": parse_boolean,
     "name": parse_name,
     "text": parse_text,
+    "title": parse_title,
+    "organisation": parse_organisation,
 }
 """The parser of each value type named in ``settings/vocabulary.json``."""
 

@@ -103,3 +103,37 @@ def test_superscript_digits_are_no_number() -> None:
         for value_type in ("number", "integer"):
             assert parse_value(value_type, text) is None
             assert parse_value(value_type, text, last=True) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("Acta Seismologica Sinica, Volume 21, Number 6 - SpringerLink", "Acta Seismologica Sinica"),
+        ("Nature 2020", "Nature"),
+        ("Journal of Molecular Liquids | ScienceDirect.com", "Journal of Molecular Liquids"),
+        ("Journal of Physics: Conference Series", "Journal of Physics: Conference Series"),
+        ("Welcome to Journal of Tests", "Journal of Tests"),
+        ("Volume 21", None),
+        ("ScienceDirect", None),
+    ],
+)
+def test_titles_lose_issue_date_and_site_words(text: str, title: str | None) -> None:
+    parsed = parse_value("title", text)
+    assert (parsed.value if parsed else None) == title
+
+
+@pytest.mark.parametrize(
+    ("text", "organisation"),
+    [
+        ("© 2020 Springer Nature Limited", "Springer Nature Limited"),
+        ("Copyright © 2012 Elsevier B.V.  All rights reserved", "Elsevier B.V."),
+        ("eLife Sciences Publications Ltd. Subject to a licence", "eLife Sciences Publications Ltd."),
+        ("© Springer, Part of Springer Science+Business Media", "Springer"),
+        ("Taylor & Francis, Inc.", "Taylor & Francis, Inc."),
+        ("© 2019 Zhang et al. This is an open access article", None),
+        ("© The Author(s) 2020", None),
+    ],
+)
+def test_organisations_as_copyright_lines_and_rows_name_them(text: str, organisation: str | None) -> None:
+    parsed = parse_value("organisation", text)
+    assert (parsed.value if parsed else None) == organisation

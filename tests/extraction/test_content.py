@@ -1,0 +1,102 @@
+"""What counts as the page's text: hidden elements, boxes about other journals, logos and page-wide forms."""
+
+from __future__ import annotations
+
+import pytest
+
+from journals.extraction import LearnedRules, extract_journal
+from journals.extraction.content import first_h1, is_hidden
+from journals.extraction.extract import parse_html
+from journals.items import FetchedPage
+
+
+def _extract(body: str, head: str = "") -> dict[str, object]:
+    html = f"<html><head>{head}</head><body>{body}</body></html>"
+    extraction = extract_journal([FetchedPage(url="https://example.org/j", html=html, role="home")], LearnedRules())
+    return {name: found.value for name, found in extraction.values.items()}
+
+
+@pytest.mark.parametrize(
+    "attributes",
+    [
+        'style="display:none"',
+        'style="color:red; visibility: hidden"',
+        "hidden",
+        'aria-hidden="true"',
+        'class="sr-only"',
+        'class="u-visually-hidden"',
+        'class="note hidden"',
+        'class="d-none"',
+    ],
+)
+def test_hidden_elements_are_no_text(attributes: str) -> None:
+    values = _extract(
+        f"<main><h1>Journal of Tests<span {attributes}> (opens in a new window)</span></h1>"
+        f"<p {attributes}>Impact Factor: 9.999</p><p>CiteScore: 3.1</p></main>"
+    )
+    assert values["title"] == "Journal of Tests"
+    assert "impact_factor" not in values
+    assert values["citescore"] == 3.1
+
+
+def test_classes_that_only_mention_hidden_do_not_hide() -> None:
+    root = parse_html('<html><body><div class="overflow-hidden">x</div><div class="hidden-gem">y</div></body></html>')
+    assert root is not None
+    assert not any(is_hidden(div) for div in root.iter("div"))
+
+
+def test_a_heading_split_by_hidden_text_gives_no_joined_title() -> None:
+    values = _extract('<main><h1>Journal <span class="sr-only">skip</span>of Tests</h1><p>ISSN 2050-084X</p></main>')
+    assert values.get("title") in (None, "Journal of Tests")
+    assert values["issn"] == "2050-084X"
+
+
+@pytest.mark.parametrize("heading", ["Featured journal", "Most read", "More from our publisher", "Related journals"])
+def test_a_box_headed_as_another_journals_is_skipped(heading: str) -> None:
+    values = _extract(
+        "<main><h1>Journal of Tests</h1><p>ISSN: 2050-084X</p>"
+        f"<div><h3>{heading}</h3><p>Journal of Other Things</p><p>Impact Factor: 7.250</p>"
+        "<p>Editor-in-Chief: Vera Quinn</p></div></main>"
+    )
+    assert values["issn"] == "2050-084X"
+    assert "impact_factor" not in values
+    assert "editor_in_chief" not in values
+
+
+def test_a_box_naming_the_journal_itself_is_read() -> None:
+    values = _extract(
+        "<form id='page'><div class='head'><h1>Acta Testica</h1></div>"
+        "<div><a href='/volumes/2'>Volume 2</a> <a href='/collections/earth'>Earth and Space</a>"
+        "<dl><dt>Title</dt><dd>Acta Testica</dd><dt>ISSN</dt><dd>1000-9116 (Print)<br>1993-1344 (Online)</dd></dl>"
+        "</div></form>"
+    )
+    assert (values["title"], values["issn"], values["eissn"]) == ("Acta Testica", "1000-9116", "1993-1344")
+
+
+def test_a_logo_heading_is_not_the_title() -> None:
+    root = parse_html(
+        '<html><body><h1 id="Logo"><a href="/">PlatformName</a></h1><div><h1>Acta Testica</h1></div></body></html>'
+    )
+    assert root is not None
+    h1 = first_h1(root)
+    assert h1 is not None and h1.text == "Acta Testica"
+
+
+def test_a_header_inside_main_holds_the_content_heading() -> None:
+    root = parse_html("<html><body><header><p>Site</p></header><main><header><h1>Acta</h1></header></main></body></html>")
+    assert root is not None
+    h1 = first_h1(root)
+    assert h1 is not None and h1.text == "Acta"
+
+
+def test_a_template_never_learns_the_featured_journals_figures() -> None:
+    learned_rules = LearnedRules()
+    for n in range(8):
+        html = (
+            f"<html><body><main><div><h1>Journal {n}</h1><p>ISSN: {['2050-084X', '1476-4687'][n % 2]}</p></div>"
+            f"<section><h2>Featured journal</h2><p>Journal of Other Things</p><p>Impact Factor: {n}.250</p>"
+            "</section></main></body></html>"
+        )
+        extraction = extract_journal([FetchedPage(url=f"https://e.org/{n}", html=html, role="home")], learned_rules, source="s")
+        assert extraction.value("impact_factor") is None
+        assert extraction.value("title") == f"Journal {n}"
