@@ -221,11 +221,24 @@ def teaser_blocks(h1: etree._Element | None, mentions_label: Callable[[str], boo
             for anchor in block.iter("a"):
                 text = " ".join("".join(anchor.itertext()).split())
                 if len(text.split()) >= 2 and text != title and not mentions_label(text):
-                    after = "".join(t for t in _texts_after(anchor, block))
-                    if mentions_label(after):
-                        teasers.add(block)
+                    box = _smallest_box(anchor, block, mentions_label)
+                    if box is not None:
+                        teasers.add(box)
                     break
     return teasers
+
+
+def _smallest_box(
+    anchor: etree._Element, block: etree._Element, mentions_label: Callable[[str], bool]
+) -> etree._Element | None:
+    """The smallest element around ``anchor``, up to ``block``, whose text after the anchor mentions a label:
+    the "featured journal" box itself, not the row that holds it beside the journal's own metrics."""
+    for box in anchor.iterancestors():
+        if mentions_label("".join(_texts_after(anchor, box))):
+            return box
+        if box is block:
+            return None
+    return None
 
 
 def _texts_after(anchor: etree._Element, block: etree._Element) -> Iterator[str]:

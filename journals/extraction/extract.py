@@ -142,18 +142,30 @@ def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> 
 
 
 def _heading(h1: etree._Element) -> tuple[Parsed, str] | None:
-    """The title in the page's heading and its rule, the heading's hidden parts left out: the rule reads the one
-    visible text node of a heading that has hidden parts, and there is none when the visible text is split."""
+    """The title in the page's heading and its rule, the heading's hidden parts left out.
+
+    The rule reads the whole heading when all its text is visible and the title; else the one visible text node
+    that holds the whole title ("2D Optics" before "Current issue: Volume 3, Issue 6", or beside a hidden span);
+    there is none when the title itself is split around hidden text.
+    """
+    root = h1.getroottree().getroot()
+    parse = _attributes()["title"].type
+    visible = page_text_nodes(h1)
+    title = parse_value(parse, " ".join(n.text for n in visible))
+    if title is None or title.value is None:
+        return None
+    hidden = has_hidden_parts(h1)
     rule = element_rule(h1)
-    if has_hidden_parts(h1):
-        visible = page_text_nodes(h1)
-        if len(visible) != 1:
-            return None
+    if len(visible) > 1 or hidden:
         node = visible[0]
-        path = node.owner.getroottree().getpath(node.owner)
-        rule = element_rule(node.owner) if node.leaf else f"normalize-space(({path}/text()[{node.slot}])[1])"
-    title = parse_value(_attributes()["title"].type, " ".join(n.text for n in page_text_nodes(h1)))
-    if title is None or title.value is None or not _reproduces(h1.getroottree().getroot(), "title", rule, title):
+        first = parse_value(parse, node.text)
+        if first is not None and first.value == title.value:
+            title = first
+            path = node.owner.getroottree().getpath(node.owner)
+            rule = element_rule(node.owner) if node.leaf else f"normalize-space(({path}/text()[{node.slot}])[1])"
+        elif hidden:
+            return None
+    if not _reproduces(root, "title", rule, title):
         return None  # tag names libxml2 made of broken markup can make no XPath
     return title, rule
 

@@ -272,7 +272,11 @@ _DATE = (
     r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?)?"
     r"(?:19|20)\d\d(?:\s*[-–/]\s*(?:19|20)?\d\d)?"
 )
-_ISSUE_OR_DATE_TAIL = re.compile(rf"(?:[\s,;:|/–—-]*\(?\s*(?:{_ISSUE}|{_DATE})\s*\)?)+$", re.IGNORECASE)
+_ISSUE_LEAD = r"(?:(?:current|latest|recent|this|next)\s+issue|in\s+this\s+issue)\s*:?\s*"
+"""Words a heading puts before its issue: "2D Optics · Current issue: Volume 3, Issue 6"."""
+_ISSUE_OR_DATE_TAIL = re.compile(
+    rf"(?:[\s,;:|/–—-]*(?:{_ISSUE_LEAD})?\(?\s*(?:{_ISSUE}|{_DATE})\s*\)?)+$", re.IGNORECASE
+)
 _TITLE_CUT_MARKS = re.compile(r"[\d|–—:·-]")
 """A digit or separator: what every issue, date and site-word part :func:`journal_name` cuts off holds."""
 _WELCOME = re.compile(r"^welcome\s+to\s+(?:the\s+)?", re.IGNORECASE)

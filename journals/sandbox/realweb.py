@@ -91,6 +91,12 @@ class RealWebTemplates(SiteTemplates):
     """The parts every real-web site shares; subclasses choose the listings and the journal templates."""
 
     brand = "Press"
+
+    @property
+    def copyright_holder(self) -> str:  # type: ignore[override]
+        """The footer's "© 2026 Campus Press.": a press, an organisation, so the publisher every page shows."""
+        return self.brand
+
     metric_names: tuple[str, ...] = ("impact_factor", "citescore")
     """The metrics a journal page's block shows, in order (the featured box repeats them for another journal)."""
 
