@@ -136,7 +136,7 @@ def _ratio(numerator: int, denominator: int) -> str:
 def table(lists: list[ListResult], journals: list[JournalResult]) -> list[str]:
     """The printed table: one row per page, then the total line."""
     header = (
-        f"{'page':<48}{'kind':<9}{'recall':>15}{'precision':>15}{'items':>7}{'requests':>10}"
+        f"{'page':<48}{'kind':<9}{'recall':>18}{'precision':>18}{'items':>7}{'requests':>10}"
         f"{'right':>7}{'wrong':>7}{'missing':>9}{'shown':>7}"
     )
     rows = [header]
@@ -144,13 +144,13 @@ def table(lists: list[ListResult], journals: list[JournalResult]) -> list[str]:
         s = result.score
         timed_out = " (timed out)" if result.finish_reason == "closespider_timeout" else ""
         rows.append(
-            f"{result.name:<48}{'list':<9}{_ratio(s.reached, s.expected):>15}"
-            f"{_ratio(s.items_expected, s.items):>15}{s.items:>7}{s.requests:>10}{timed_out}"
+            f"{result.name:<48}{'list':<9}{_ratio(s.reached, s.expected):>18}"
+            f"{_ratio(s.items_expected, s.items):>18}{s.items:>7}{s.requests:>10}{timed_out}"
         )
     for result in journals:
         s = result.score
         rows.append(
-            f"{result.name:<48}{'journal':<9}{'':>15}{'':>15}{'':>7}{'':>10}"
+            f"{result.name:<48}{'journal':<9}{'':>18}{'':>18}{'':>7}{'':>10}"
             f"{s.right:>7}{s.wrong:>7}{s.missing:>9}{s.shown:>7}"
         )
     reached, expected = sum(r.score.reached for r in lists), sum(r.score.expected for r in lists)
@@ -159,7 +159,7 @@ def table(lists: list[ListResult], journals: list[JournalResult]) -> list[str]:
     right, wrong = sum(r.score.right for r in journals), sum(r.score.wrong for r in journals)
     missing, shown = sum(r.score.missing for r in journals), sum(r.score.shown for r in journals)
     rows.append(
-        f"{'total':<48}{'':<9}{_ratio(reached, expected):>15}{_ratio(good, items):>15}{items:>7}{requests:>10}"
+        f"{'total':<48}{'':<9}{_ratio(reached, expected):>18}{_ratio(good, items):>18}{items:>7}{requests:>10}"
         f"{right:>7}{wrong:>7}{missing:>9}{shown:>7}"
     )
     return rows
