@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -77,16 +78,20 @@ def crawl_environment(proxy_url: str, database_url: str) -> dict[str, str]:
     return kept | {"http_proxy": proxy_url, "https_proxy": proxy_url, "DATABASE_URL": database_url}
 
 
-def crawl(start_url: str, proxy_url: str, folder: Path, timeout: int) -> tuple[list[dict[str, Any]], str]:
+def crawl(
+    start_url: str, proxy_url: str, folder: Path, timeout: int, settings: Sequence[str] = ()
+) -> tuple[list[dict[str, Any]], str]:
     """Run ``scrapy crawl publisher`` from ``start_url`` through the proxy: its items and its finish reason.
 
-    Everything the crawl writes (database, feed, log) goes to ``folder``. ``HarnessError`` when it cannot run.
+    Everything the crawl writes (database, feed, log) goes to ``folder``; ``settings`` are more ``NAME=VALUE``
+    settings. ``HarnessError`` when it cannot run.
     """
     feed, log = folder / "items.jsonl", folder / "crawl.log"
     command = [
         sys.executable, "-m", "scrapy", "crawl", "publisher", "-a", f"start_url={start_url}", "-O", str(feed),
         "-s", f"CLOSESPIDER_TIMEOUT={timeout}", "-s", "HEALTH_ENABLED=False", "-s", "PROGRESS_ENABLED=False",
         "-s", f"DATABASE_UNSAVED_DIR={folder}", "-s", f"LOG_FILE={log}",
+        *(argument for setting in settings for argument in ("-s", setting)),
     ]  # fmt: skip
     environment = crawl_environment(proxy_url, f"sqlite:///{folder / 'journals.db'}")
     try:
@@ -105,14 +110,15 @@ def crawl(start_url: str, proxy_url: str, folder: Path, timeout: int) -> tuple[l
     return [json.loads(line) for line in lines if line.strip()], reason[1] if reason else "unknown"
 
 
-def evaluate_list(page: SavedPage, server: ReplayServer, timeout: int) -> ListResult:
-    """Crawl from a list page through the running proxy and score what it requested and yielded."""
+def evaluate_list(page: SavedPage, server: ReplayServer, timeout: int, settings: Sequence[str] = ()) -> ListResult:
+    """Crawl from a list page through the running proxy (with more ``settings``) and score what it requested
+    and yielded."""
     if not page.url:
         raise HarnessError(f"list page {page.name} has no URL to start a crawl from")
     before = len(server.requested)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="journals-eval-real-") as folder:
-        items, reason = crawl(page.url, server.proxy_url, Path(folder), timeout)
+        items, reason = crawl(page.url, server.proxy_url, Path(folder), timeout, settings)
     seconds = time.monotonic() - started
     requested = server.requested[before:]
     score = score_list(page.expected_links(), requested, [str(item.get("url", "")) for item in items])
