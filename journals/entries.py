@@ -22,11 +22,12 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 JOURNAL_WORDS = re.compile(
-    r"\b(?:journals?|review|reviews|letters|annals|acta|advances|archives?|bulletin|proceedings|transactions|"
+    r"\b(?:journal|review|reviews|letters|annals|acta|advances|archives?|bulletin|proceedings|transactions|"
     r"reports|quarterly|magazine|international|gazette|revista|zeitschrift|cahiers|communications|frontiers)\b",
     re.IGNORECASE,
 )
-"""Words that journal titles carry and menus, subject lists and headlines seldom do ("Medicine" is a subject)."""
+"""Words that journal titles carry and menus, subject lists and headlines seldom do ("Medicine" is a subject, and
+"Chemistry Journals" a menu's category: "journals" is no journal word)."""
 MENU_TEXT = re.compile(
     r"(?:home|about(?: us)?|contact(?: us)?|log ?in|log ?out|sign ?in|sign ?up|sign ?out|register|my account|"
     r"account|cart|basket|checkout|subscribe|subscriptions?|submit(?: (?:a |your )?(?:manuscript|paper|article))?|"
@@ -36,6 +37,7 @@ MENU_TEXT = re.compile(
     r"print|email|e-mail|download|pdf|back|top|back to top|skip to (?:main )?content|menu|close|open|"
     r"english|deutsch|français|español|language|editorial board|for authors|for reviewers|for librarians|"
     r"open access|policies|guidelines|instructions for authors|author guidelines|contact the journal|"
+    r"(?:information|info|resources|guides?|guidelines|services) for [\w ]+|"
     r"current issue|all issues|archive|articles|latest articles|special issues?|topics|subjects|"
     r"facebook|twitter|linkedin|youtube|instagram|x|wechat|weibo)",
     re.IGNORECASE,
@@ -67,6 +69,9 @@ CHROME_FACTOR = {"": 1.0, "nav": 0.7, "aside": 0.35, "header": 0.2, "footer": 0.
 MIN_GROUP_SCORE = 0.5
 """Below this, a page has no journal list (a journal page, a search form, an empty letter)."""
 PREFERRED_SHAPE_BONUS = 3.0
+LETTER_FACTORS = ((0.8, 3.0), (0.5, 1.0), (0.0, 0.3))
+"""On a letter's page, how much a group counts by the share of its titles that start with the letter."""
+LEADING_ARTICLES = re.compile(r"^(?:the|a|an|la|le|les|el|der|die|das)\s+", re.IGNORECASE)
 REPEATS_FOR_CHROME = 2
 """A group with the same links on this many earlier listing pages of a site is site chrome."""
 
@@ -157,13 +162,16 @@ class EntryGroup:
     confident: bool
 
 
-def find_journal_list(anchors: Sequence[EntryAnchor], memory: ListingMemory | None = None) -> EntryGroup | None:
+def find_journal_list(
+    anchors: Sequence[EntryAnchor], memory: ListingMemory | None = None, letter: str | None = None
+) -> EntryGroup | None:
     """The page's journal list (one anchor per URL, in page order), or None when it has none.
 
-    ``memory``, a site's :class:`ListingMemory`, is read and then updated with this page's groups.
+    ``memory``, a site's :class:`ListingMemory`, is read and then updated with this page's groups. ``letter``
+    is the A–Z index letter (or ``0-9``) the page lists: a group whose titles mostly start with it is the list.
     """
     groups = {key: _unique(members) for key, members in _candidate_groups(anchors).items()}
-    best = _best_group(groups, memory)
+    best = _best_group(groups, memory, letter)
     if memory is not None:
         for members in groups.values():
             memory.seen_groups[frozenset(a.url for a in members)] += 1
@@ -172,7 +180,9 @@ def find_journal_list(anchors: Sequence[EntryAnchor], memory: ListingMemory | No
     return best
 
 
-def _best_group(groups: dict[str, list[EntryAnchor]], memory: ListingMemory | None) -> EntryGroup | None:
+def _best_group(
+    groups: dict[str, list[EntryAnchor]], memory: ListingMemory | None, letter: str | None = None
+) -> EntryGroup | None:
     """The best-scoring group that looks like a journal list, or None."""
     scores: dict[int, float] = {}
     preferred = memory.preferred_shape() if memory is not None else None
@@ -191,6 +201,8 @@ def _best_group(groups: dict[str, list[EntryAnchor]], memory: ListingMemory | No
         score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
         if key == preferred:
             score *= PREFERRED_SHAPE_BONUS
+        if letter:
+            score *= letter_factor(starts_with_letter(unique, letter))
         if best is None or score > best.score:
             kept = [a for a in unique if scores[id(a)] > -0.5]
             confident = len(kept) >= 5 and total / len(unique) >= 0.4
@@ -198,6 +210,24 @@ def _best_group(groups: dict[str, list[EntryAnchor]], memory: ListingMemory | No
     if best is None or best.score < MIN_GROUP_SCORE or not best.anchors:
         return None
     return best
+
+
+def letter_factor(share: float) -> float:
+    """How much a group counts on a letter's page when ``share`` of its titles start with the letter."""
+    return next(factor for least, factor in LETTER_FACTORS if share >= least)
+
+
+def starts_with_letter(anchors: Sequence[EntryAnchor], letter: str) -> float:
+    """The share of the anchors whose text starts with the index ``letter`` (``0-9``: a digit), a leading
+    article ("The", "La") left out."""
+    if not anchors:
+        return 0.0
+    wanted = letter.strip().upper()
+    hits = 0
+    for anchor in anchors:
+        first = LEADING_ARTICLES.sub("", anchor.text)[:1].upper()
+        hits += first.isdigit() if wanted == "0-9" else first == wanted[:1]
+    return hits / len(anchors)
 
 
 def _candidate_groups(anchors: Iterable[EntryAnchor]) -> dict[str, list[EntryAnchor]]:

@@ -133,3 +133,26 @@ def test_anchor_scores_say_what_looks_like_a_journal() -> None:
     assert score("Sign in") == score("") == score("2.3") == -1.0
     assert score("Journal of Medicine", "http://pub.example/subjects/medicine") < score("Journal of Medicine")
     assert score("Meeting report, 12 March 2024") < 0
+
+
+def test_on_a_letters_page_the_group_whose_titles_start_with_the_letter_is_the_list() -> None:
+    fields = ["Chemistry", "Physics", "Medicine", "Biology", "Economics", "History", "Geology", "Ecology"]
+    menu = "".join(f'<li><a href="/{f.lower()}">{f}</a></li>' for f in fields)
+    page = (
+        f'<html><body><div class="fields"><ul>{menu}</ul></div><div class="list"><ul>'
+        '<li><a href="/xeno">Xenobiology</a></li><li><a href="/xray">The Xray Quarterly</a></li></ul></div></body></html>'
+    )
+    links = page_links(page, SITE)
+    found = find_journal_list(links.content, letter="X")
+    assert found is not None
+    assert [a.text for a in found.anchors] == ["Xenobiology", "The Xray Quarterly"]
+    found = find_journal_list(links.content)
+    assert found is not None and found.anchors[0].text == "Chemistry", "one page alone cannot tell a field menu"
+
+
+def test_information_links_and_journal_categories_are_menus() -> None:
+    def score(text: str) -> float:
+        return anchor_score(Anchor(url="http://pub.example/x", text=text, chrome="", group="", shape=""))
+
+    assert score("Information for librarians") == -1.0
+    assert score("Chemistry Journals") < score("Journal of Chemistry")

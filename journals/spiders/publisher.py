@@ -170,7 +170,7 @@ class PublisherSpider(scrapy.Spider):
                         "letter": letter if anchor in links.pages else index_letter(anchor.text),
                     },
                 )
-        group = find_journal_list(links.content, self._memory(scope["source"]))
+        group = find_journal_list(links.content, self._memory(scope["source"]), letter)
         entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
         if entries:
             self.crawler.stats.inc_value("journals/listing_pages")
