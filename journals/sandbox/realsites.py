@@ -1,13 +1,13 @@
 """Three sandbox sites with the shapes of the real web's journal lists (issue 13), three journal templates each.
 
-- ``openaccess`` (Open Access Press): the start page *is* the list, a table of one row per journal (number,
+- ``openaccess`` (Open Access Portal): the start page *is* the list, a table of one row per journal (number,
   title, ISSN, launch year, impact factor, CiteScore, current issue, statistics and RSS links), paginated inside
   ``<nav aria-label="pagination">``; no letters at all.
-- ``societypress`` (Society Press): letters that are script handlers (``onclick="showLetter('B')"``,
+- ``societypress`` (Societas Online): letters that are script handlers (``onclick="showLetter('B')"``,
   ``javascript:void(0)``) over one page holding every letter's section; journals are logo tiles whose only text
   is an image's ``alt`` or the link's ``title``; the list sits in ``role="navigation"``; "Topics" and "News"
   tiles share the journals' markup.
-- ``campuspress`` (Campus Press): real letter pages, many with one to three journals, beside a subject menu and
+- ``campuspress`` (Campus Library): real letter pages, many with one to three journals, beside a subject menu and
   "Most read" / "Latest news" lists heavier than them; journal cards inside ``<nav>``, ``role="navigation"`` or a
   plain list by letter; "Topics" and "News" cards with the journals' classes; pagination in
   ``<nav aria-label="pagination">``.
@@ -54,9 +54,9 @@ def pagination_nav(hrefs: list[str], page_no: int) -> str:
 
 
 class OpenAccessTemplates(RealWebTemplates):
-    """Open Access Press: the start page is the whole list, a paginated table of journals with their figures."""
+    """Open Access Portal: the start page is the whole list, a paginated table of journals with their figures."""
 
-    brand = "Open Access Press"
+    brand = "Open Access Portal"
     hop_text = ""
     metric_names = ("impact_factor", "citescore")
 
@@ -149,9 +149,9 @@ class OpenAccessTemplates(RealWebTemplates):
 
 
 class SocietyPressTemplates(RealWebTemplates):
-    """Society Press: one page holds every letter's section; letters are scripts; journals are logo tiles."""
+    """Societas Online: one page holds every letter's section; letters are scripts; journals are logo tiles."""
 
-    brand = "Society Press"
+    brand = "Societas Online"
     hop_text = "Journal metrics"
     metric_names = ("impact_factor", "five_year_impact_factor")
 
@@ -251,9 +251,9 @@ class SocietyPressTemplates(RealWebTemplates):
 
 
 class CampusPressTemplates(RealWebTemplates):
-    """Campus Press: short letter pages beside heavier menus, cards in ``<nav>``, topic and news cards alike."""
+    """Campus Library: short letter pages beside heavier menus, cards in ``<nav>``, topic and news cards alike."""
 
-    brand = "Campus Press"
+    brand = "Campus Library"
     hop_text = "Metrics"
     metric_names = ("impact_factor", "citescore", "sjr")
 

@@ -90,13 +90,9 @@ def metrics_block(rows: list[tuple[str, str]], style: str, css: str) -> str:
 class RealWebTemplates(SiteTemplates):
     """The parts every real-web site shares; subclasses choose the listings and the journal templates."""
 
-    brand = "Press"
-
-    @property
-    def copyright_holder(self) -> str:  # type: ignore[override]
-        """The footer's "© 2026 Campus Press.": a press, an organisation, so the publisher every page shows."""
-        return self.brand
-
+    brand = "Portal"
+    """The platform's name, in the header, the footer's copyright line and hidden heading spans: a hosting
+    platform's brand (like "ScienceDirect"), no organisation, so the journals' publisher is not shown."""
     metric_names: tuple[str, ...] = ("impact_factor", "citescore")
     """The metrics a journal page's block shows, in order (the featured box repeats them for another journal)."""
 

@@ -41,9 +41,6 @@ class SiteTemplates:
     """How one site encodes its pages. Subclasses set the URL scheme and markup; this class routes paths."""
 
     hop_text = "About the journal"
-    copyright_holder: str | None = None
-    """The organisation every page's copyright line names, which the site so shows as each journal's publisher;
-    None when the line names only a brand ("© 2026 Springer.")."""
 
     def __init__(self, site: Site) -> None:
         self.site = site

@@ -23,8 +23,6 @@ def site_truth(web: SandboxWeb, site_name: str, base_url: str, faults: FaultPlan
     for index in site.journal_indices:
         journal = site.journal(index)
         shown = site.shown_values(journal)
-        if templates.copyright_holder is not None:
-            shown["publisher"] = templates.copyright_holder
         hop = templates.hop_path(index)
         url = base_url + templates.journal_path(index)
         chain = [base_url + path for path in templates.listing_chain(index)]
