@@ -15,7 +15,7 @@ from itertools import islice
 
 from lxml import etree
 
-from journals.extraction.content import first_h1, title_region
+from journals.extraction.content import first_h1, is_hidden, title_region
 from journals.extraction.positions import AUDIT_EVERY, PositionalReader, compile_reader
 from journals.extraction.values import PARSERS, ValueParser
 from journals.extraction.xpaths import reads_last
@@ -41,7 +41,16 @@ def template_signature(root: etree._Element) -> str:
         if h1 is not None:
             parts.append("/")
         parts.extend(_children(parent))
+    if parents:
+        parts.append("//")
+        parts.extend(_layout(parents[0], LAYOUT_DEPTH))
     return _digest("|".join(parts))
+
+
+LAYOUT_DEPTH = 3
+"""Levels below the title's parent whose shapes name the layout: the heading's own parts, and the boxes beside it
+down to what they hold (a definition list, a table, value-first tiles; the order of a journal's metrics and a
+box featuring another journal)."""
 
 
 def signature_parents(root: etree._Element) -> tuple[etree._Element | None, list[etree._Element]]:
@@ -70,6 +79,36 @@ def _children(element: etree._Element) -> list[str]:
             else:
                 shapes.append(shape)
     return shapes
+
+
+def _layout(element: etree._Element, depth: int) -> list[str]:
+    """The shapes below ``element``'s children, ``depth`` levels down: per level, each distinct "shape > its
+    children's distinct shapes" in the order they first appear, so rows of a list or a table count once however
+    many are shown (a row left out changes nothing unless it is the only one of its shape); hidden elements are
+    marked (a heading that joins hidden parts to its title is another layout than a plain one)."""
+    shapes: list[str] = []
+    level = [(child, _shape(child)) for child in element[:] if child.tag.__class__ is str]
+    for _ in range(depth - 1):
+        below: list[tuple[etree._Element, str]] = []
+        entries: list[str] = []
+        for parent, parent_shape in level:
+            seen: list[str] = []
+            for child in parent[:]:
+                if child.tag.__class__ is str:
+                    shape = _shape(child)
+                    if shape not in seen:
+                        seen.append(shape)
+                    below.append((child, shape))
+            entry = f"{parent_shape}>{','.join(seen)}"
+            if entry not in entries:
+                entries.append(entry)
+        shapes.append(";".join(entries))
+        level = below
+    return shapes
+
+
+def _shape(element: etree._Element) -> str:
+    return f"{element.tag}.{element.get('class') or ''}{'!' if is_hidden(element) else ''}"
 
 
 @dataclass

@@ -29,6 +29,32 @@ def test_signature_is_structural() -> None:
     assert template_signature(a) != template_signature(table)
 
 
+def _boxed(metrics: str, featured_first: bool = False, heading: str = "Acta") -> str:
+    own = f"<section class='metrics'><h2>Journal metrics</h2>{metrics}</section>"
+    featured = "<section class='featured'><h2>Featured journal</h2><h3><a href='/o'>Other Journal</a></h3></section>"
+    boxes = featured + own if featured_first else own + featured
+    return f"<html><body><main><h1>{heading}</h1><div class='row'>{boxes}</div></main></body></html>"
+
+
+def test_signature_tells_the_layouts_below_the_title_apart() -> None:
+    """A definition list and value-first tiles, or the journal's box before or after a featured journal's, are
+    other layouts, though the title's parent holds the same children; a row left out is not."""
+    dl = "<dl><dt>Impact Factor</dt><dd>4.117</dd><dt>ISSN</dt><dd>3372-1653</dd></dl>"
+    shorter = "<dl><dt>Impact Factor</dt><dd>4.117</dd></dl>"
+    tiles = "<div class='tiles'><div><span>4.117</span> <span>Impact Factor</span></div></div>"
+    hidden = "Acta<span style='display:none'> | Open access</span>"
+
+    def signature(html: str) -> str:
+        root = parse_html(html)
+        assert root is not None
+        return template_signature(root)
+
+    assert signature(_boxed(dl)) == signature(_boxed(shorter))
+    assert signature(_boxed(dl)) != signature(_boxed(tiles))
+    assert signature(_boxed(dl)) != signature(_boxed(dl, featured_first=True))
+    assert signature(_boxed(dl)) != signature(_boxed(dl, heading=hidden))
+
+
 def test_rules_are_learned_then_reused() -> None:
     learned_rules = LearnedRules()
     methods = []
