@@ -119,16 +119,20 @@ def first_h1(root: etree._Element) -> etree._Element | None:
     (ASP.NET writes every page inside one): neither hides the heading.
     """
     for h1 in root.iter("h1"):
-        if is_hidden(h1) or _is_logo(h1):
-            continue
-        for ancestor in h1.iterancestors():
-            tag = ancestor.tag
-            wraps = tag == "form" or (tag in CONTENT_HEADER_TAGS and _inside_content(ancestor))
-            if (tag in SKIPPED_TAGS and not wraps) or is_hidden(ancestor):
-                break
-        else:
+        if not (is_hidden(h1) or _is_logo(h1) or _in_chrome(h1)):
             return h1
     return None
+
+
+def _in_chrome(element: etree._Element) -> bool:
+    """Whether ``element`` sits inside site chrome (``aside``, ``nav``, ``footer``…) or a hidden element; a
+    ``<form>`` around the whole page and a ``<header>`` inside ``main``/``article`` are no chrome."""
+    for ancestor in element.iterancestors():
+        tag = ancestor.tag
+        wraps = tag == "form" or (tag in CONTENT_HEADER_TAGS and _inside_content(ancestor))
+        if (tag in SKIPPED_TAGS and not wraps) or is_hidden(ancestor):
+            return True
+    return False
 
 
 def _inside_content(element: etree._Element) -> bool:
@@ -148,16 +152,20 @@ def title_region(root: etree._Element, h1: etree._Element | None) -> etree._Elem
 
 
 def content_roots(root: etree._Element, region_xpaths: Iterable[str] = ()) -> list[etree._Element]:
-    """The elements whose text is the journal's: MDR regions (valid ones) and the title's region."""
+    """The elements whose text is the journal's: MDR regions (valid ones) and the title's region.
+
+    A region inside chrome (a footer's list of sister journals, a menu) is none of the journal's, and a region
+    inside the title's region adds nothing to it.
+    """
     roots: list[etree._Element] = []
     for xpath in region_xpaths:
         try:
             found = root.xpath(xpath)
         except etree.XPathError:
             continue
-        roots.extend(e for e in found if isinstance(e, etree._Element) and not _skipped(e))
+        roots.extend(e for e in found if isinstance(e, etree._Element) and not (_skipped(e) or _in_chrome(e)))
     region = title_region(root, first_h1(root))
-    if not any(r is region or region in set(r.iterancestors()) for r in roots):
+    if not any(r is region or r in set(region.iterancestors()) for r in roots):
         roots = [r for r in roots if r not in set(region.iterdescendants())] + [region]
     return roots
 

@@ -223,23 +223,39 @@ def _rule_values(rules: TemplateRules, texts: Iterable[str], page: PageLike) -> 
 
 
 def extract_page(
-    page: PageLike, source: str, learned_rules: LearnedRules, regions: Iterable[str] = ()
+    page: PageLike,
+    source: str,
+    learned_rules: LearnedRules,
+    regions: Iterable[str] = (),
+    *,
+    journal: str | None = None,
 ) -> PageExtraction | None:
-    """Extract one page, reusing and updating ``learned_rules``; None when the page cannot be parsed."""
+    """Extract one page, reusing and updating ``learned_rules``; None when the page cannot be parsed.
+
+    ``journal`` names the journal the page is about (its home page's URL; the page's own URL by default).
+    """
     root = parse_html(page.html)
     if root is None:
         return None
-    return extract_tree(root, page, source, learned_rules, regions)
+    return extract_tree(root, page, source, learned_rules, regions, journal=journal)
 
 
 def extract_tree(
-    root: etree._Element, page: PageLike, source: str, learned_rules: LearnedRules, regions: Iterable[str] = ()
+    root: etree._Element,
+    page: PageLike,
+    source: str,
+    learned_rules: LearnedRules,
+    regions: Iterable[str] = (),
+    *,
+    journal: str | None = None,
 ) -> PageExtraction:
     """:func:`extract_page` on an already parsed page.
 
     A page shaped like one the rules have read is read by position (:mod:`journals.extraction.positions`);
     any other is named by its template signature and read by the template's rules, or learned. A page of a
-    shape the rules had not read yet is also searched by its labels once, for rows the rules miss.
+    shape the rules had not read yet is also searched by its labels once, for rows the rules miss. A rule that
+    reads one value on pages about different journals is a decoy (:meth:`LearnedRules.observe`): its value is
+    left out and its template reads the attribute no more.
     """
     values = rules = None
     learned_rows = False
@@ -254,7 +270,11 @@ def extract_tree(
             if (
                 values is not None
                 and learned_rules.remember_shape(source, template, root, page.role)
-                and (missed := _rows_the_rules_miss(root, page.role, rules, regions))
+                and (
+                    missed := _rows_the_rules_miss(
+                        root, page.role, rules, regions, learned_rules.decoy_rules(source, template)
+                    )
+                )
             ):
                 learned_rules.learn(source, template, {name: xpath for name, (_, xpath) in missed.items()})
                 for name, (value, xpath) in missed.items():
@@ -263,18 +283,23 @@ def extract_tree(
     if values is not None:
         result = PageExtraction(page.url, template, values, learned=learned_rows)
     else:
-        learned = learn_page(root, page.role, regions)
+        decoys = learned_rules.decoy_rules(source, template)
+        learned = {name: f for name, f in learn_page(root, page.role, regions).items() if f[1] not in decoys}
         rules = learned_rules.learn(source, template, _changed_rules(rules, root, learned))
         result = PageExtraction(page.url, template, learned=True)
         for name, (value, xpath) in learned.items():
             result.values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
+    if (source, template) not in learned_rules.settled:
+        read = {name: (found.xpath, found.value, found.raw) for name, found in result.values.items()}
+        for name in learned_rules.observe(source, template, read, journal or page.url):
+            del result.values[name]
     if has_structured_data(page.html, root):
         _add_structured(page, root, result)
     return result
 
 
 def _rows_the_rules_miss(
-    root: etree._Element, role: str, rules: TemplateRules, regions: Iterable[str]
+    root: etree._Element, role: str, rules: TemplateRules, regions: Iterable[str], decoys: Iterable[str] = ()
 ) -> dict[str, tuple[Parsed, str]]:
     """The rows a page shows that its template's rules have no rule for, found by the page's labels.
 
@@ -284,7 +309,8 @@ def _rows_the_rules_miss(
     Asked once per new page shape: a handful of pages per template.
     """
     learned = learn_page(root, role, regions)
-    return {name: found for name, found in learned.items() if name not in rules.xpaths}
+    banned = set(decoys)
+    return {name: found for name, found in learned.items() if name not in rules.xpaths and found[1] not in banned}
 
 
 def _changed_rules(
@@ -385,8 +411,9 @@ def extract_journal(
     extraction = Extraction()
     regions = main_regions or {}
     ordered = sorted((p for p in pages if p.role != "listing"), key=lambda p: PAGE_ORDER.get(p.role, 2))
+    journal = ordered[0].url if ordered else ""
     for page in ordered:
-        result = extract_page(page, source, learned_rules, regions.get(page.url, ()))
+        result = extract_page(page, source, learned_rules, regions.get(page.url, ()), journal=journal)
         if result is None:
             continue
         extraction.pages.append(result)

@@ -35,6 +35,8 @@ from journals.extraction.xpaths import rule_parts
 
 AUDIT_EVERY = 64
 """One positional read in this many is checked against the rules' own XPath evaluation."""
+AUDITED_FIRST_READS = 2
+"""A new reader's first reads are all checked: it was made on one page, and must read others as the rules do."""
 MAX_CHECKED_CHILDREN = 256
 """A template parent with more children than this gets no reader (its pages are read by the rules): a reader
 checks every one of them, and a page of 50,000 siblings would make a function of 100,000 lines."""
@@ -75,13 +77,15 @@ def _names_its_tag(nodes: str) -> bool:
 class PositionalReader:
     """One page shape's reader of a template's rules (see the module's docstring)."""
 
-    __slots__ = ("read", "source")
+    __slots__ = ("read", "source", "unaudited")
 
     def __init__(self, read: Read, source: str) -> None:
         self.read = read
         """The rules' texts on a page of this shape, in the rules' order; None when the page has another shape."""
         self.source = source
         """The generated Python source of :attr:`read`, for reading and debugging."""
+        self.unaudited = AUDITED_FIRST_READS
+        """How many of its next reads are still checked against the rules before it is trusted."""
 
 
 def compile_reader(

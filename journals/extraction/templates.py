@@ -15,12 +15,14 @@ from itertools import islice
 
 from lxml import etree
 
-from journals.extraction.content import first_h1, title_region
+from journals.extraction.content import first_h1, is_hidden, title_region
 from journals.extraction.positions import AUDIT_EVERY, PositionalReader, compile_reader
 from journals.extraction.values import PARSERS, ValueParser
 from journals.extraction.xpaths import reads_last
 from journals.vocabulary import load_attributes
 
+LEARNING_PAGES = 5
+"""Pages of a new template learned from before its rules are trusted alone: one page may lack a row."""
 SEPARATOR = "\u241f"
 """Joins the values of one template's rules in the single XPath evaluation that reads them all."""
 
@@ -41,7 +43,16 @@ def template_signature(root: etree._Element) -> str:
         if h1 is not None:
             parts.append("/")
         parts.extend(_children(parent))
+    if parents:
+        parts.append("//")
+        parts.extend(_layout(parents[0], LAYOUT_DEPTH))
     return _digest("|".join(parts))
+
+
+LAYOUT_DEPTH = 3
+"""Levels below the title's parent whose shapes name the layout: the heading's own parts, and the boxes beside it
+down to what they hold (a definition list, a table, value-first tiles; the order of a journal's metrics and a
+box featuring another journal)."""
 
 
 def signature_parents(root: etree._Element) -> tuple[etree._Element | None, list[etree._Element]]:
@@ -72,6 +83,36 @@ def _children(element: etree._Element) -> list[str]:
     return shapes
 
 
+def _layout(element: etree._Element, depth: int) -> list[str]:
+    """The shapes below ``element``'s children, ``depth`` levels down: per level, each distinct "shape > its
+    children's distinct shapes" in the order they first appear, so rows of a list or a table count once however
+    many are shown (a row left out changes nothing unless it is the only one of its shape); hidden elements are
+    marked (a heading that joins hidden parts to its title is another layout than a plain one)."""
+    shapes: list[str] = []
+    level = [(child, _shape(child)) for child in element[:] if child.tag.__class__ is str]
+    for _ in range(depth - 1):
+        below: list[tuple[etree._Element, str]] = []
+        entries: list[str] = []
+        for parent, parent_shape in level:
+            seen: list[str] = []
+            for child in parent[:]:
+                if child.tag.__class__ is str:
+                    shape = _shape(child)
+                    if shape not in seen:
+                        seen.append(shape)
+                    below.append((child, shape))
+            entry = f"{parent_shape}>{','.join(seen)}"
+            if entry not in entries:
+                entries.append(entry)
+        shapes.append(";".join(entries))
+        level = below
+    return shapes
+
+
+def _shape(element: etree._Element) -> str:
+    return f"{element.tag}.{element.get('class') or ''}{'!' if is_hidden(element) else ''}"
+
+
 @dataclass
 class TemplateRules:
     """The rules of one template: attribute → XPath expression, read in one XPath evaluation."""
@@ -89,6 +130,11 @@ class TemplateRules:
             self.xpaths.update(xpaths)
             self._compiled = None
         return changed
+
+    def drop(self, name: str) -> None:
+        """Forget the rule of ``name``."""
+        if self.xpaths.pop(name, None) is not None:
+            self._compiled = None
 
     @property
     def readers(self) -> tuple[tuple[str, ValueParser, bool], ...]:
@@ -129,6 +175,36 @@ class PositionStats:
     """Audits where the reader and the rules differed (the reader is dropped)."""
 
 
+VARYING_TYPES = frozenset({"title", "issn", "number", "name"})
+"""Value types that differ from one journal to the next: a rule that reads one value of these for several journals
+reads something else (a footer's first sister journal, a menu entry). A publisher, a subject, open access, an APC
+may be the same for every journal of a publisher."""
+SHORT_NUMBER_DIGITS = 3
+"""A number written with fewer digits ("4.1") is shared by two journals by chance often enough (one CiteScore in
+about a hundred) that a rule is a decoy only when a third journal shows it too."""
+
+
+def _repeats_to_be_decoy(value_type: str, raw: str) -> int:
+    """How many journals must show a value a rule read before the rule is taken for a decoy."""
+    if value_type == "number" and sum(c.isdigit() for c in raw) < SHORT_NUMBER_DIGITS:
+        return 3
+    return 2
+
+
+WATCHED_PAGES = 4 * LEARNING_PAGES
+"""Pages of a template watched for decoys after its rules last changed (a rule of a row always shown empty never
+reads two values)."""
+
+
+@dataclass
+class RuleWitness:
+    """What one rule of a varying attribute read while it is watched: its one value so far and for which journals."""
+
+    value: object
+    raw: str
+    journals: set[str]
+
+
 @dataclass
 class LearnedRules:
     """Every source's learned templates, and which changed since they were last saved."""
@@ -139,6 +215,16 @@ class LearnedRules:
     """Per source and page role, (template, positional reader) of the page shapes seen, the last used first. The
     role only orders the tries (home pages and metrics pages alternate in a crawl); the readers decide."""
     position_stats: PositionStats = field(default_factory=PositionStats)
+    witnesses: dict[tuple[str, str], dict[tuple[str, str], RuleWitness | None]] = field(default_factory=dict)
+    """Per (source, template), per (attribute, XPath) of a varying attribute: the one value the rule has read so
+    far, or None once it has read two values (it follows the journal)."""
+    settled: set[tuple[str, str]] = field(default_factory=set)
+    """Templates whose every varying rule has read two values, or that :data:`WATCHED_PAGES` pages have read
+    since their rules last changed: their pages are no longer watched."""
+    watched_pages: dict[tuple[str, str], int] = field(default_factory=dict)
+    decoys: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    """Per (source, template), the rules found to read one value for every journal: never learned again."""
+    decoys_found: int = 0
 
     def load(self, source: str, stored: Mapping[str, Mapping[str, str]]) -> None:
         """Adopt rules stored for ``source`` (template → attribute → XPath), as learned on earlier crawls."""
@@ -146,6 +232,71 @@ class LearnedRules:
         for template, xpaths in stored.items():
             mine[template] = TemplateRules(dict(xpaths), pages_learned=LEARNING_PAGES)
             self._forget_shapes(source, template)
+
+    def observe(
+        self, source: str, template: str, read: Mapping[str, tuple[str | None, object, str]], journal: str
+    ) -> set[str]:
+        """Record what a page about ``journal`` read (attribute → (rule, value, raw text)); the attributes whose
+        rule is a decoy, now dropped from the template and never learned there again.
+
+        A rule of a varying attribute (:data:`VARYING_TYPES`: an ISSN, a metric, a name, a title) that read one and
+        the same value on pages about different journals does not read the journal: it reads a box beside it, the
+        first of the sister journals a footer lists, a menu entry. A rule is watched until it has read two values
+        (cheap: a template whose rules all have is no longer looked at), while its template learns and whenever
+        a rule is added.
+        """
+        key = (source, template)
+        if key in self.settled:
+            return set()
+        witnesses = self.witnesses.setdefault(key, {})
+        types = _attribute_types()
+        decoys: set[str] = set()
+        for name, (xpath, value, raw) in read.items():
+            if xpath is None or value is None or types.get(name) not in VARYING_TYPES:
+                continue
+            if (name, xpath) not in witnesses:
+                witnesses[(name, xpath)] = RuleWitness(value, raw, {journal})
+                continue
+            witness = witnesses[(name, xpath)]
+            if witness is None:
+                continue
+            if witness.value != value:
+                witnesses[(name, xpath)] = None
+            else:
+                witness.journals.add(journal)
+                if len(witness.journals) >= _repeats_to_be_decoy(types[name], raw):
+                    decoys.add(name)
+                    self._drop_decoy(source, template, name, xpath)
+        rules = self.get(source, template)
+        pages = self.watched_pages[key] = self.watched_pages.get(key, 0) + 1
+        if (
+            rules is not None
+            and rules.pages_learned >= LEARNING_PAGES
+            and (
+                pages >= WATCHED_PAGES
+                or all(
+                    witnesses.get((name, xpath), RuleWitness(None, "", set())) is None
+                    for name, xpath in rules.xpaths.items()
+                    if types.get(name) in VARYING_TYPES
+                )
+            )
+        ):
+            self.settled.add(key)
+        return decoys
+
+    def _drop_decoy(self, source: str, template: str, name: str, xpath: str) -> None:
+        """Forget a decoy rule: out of the template's rules and its readers, banned from being learned again."""
+        self.decoys.setdefault((source, template), set()).add(xpath)
+        self.decoys_found += 1
+        rules = self.get(source, template)
+        if rules is not None and rules.xpaths.get(name) == xpath:
+            rules.drop(name)
+            self.changed.add((source, template))
+            self._forget_shapes(source, template)
+
+    def decoy_rules(self, source: str, template: str) -> set[str]:
+        """The rules of ``template`` found to be decoys (see :meth:`observe`)."""
+        return self.decoys.get((source, template), set())
 
     def get(self, source: str, template: str) -> TemplateRules | None:
         """The rules of ``template`` on ``source``, if learned."""
@@ -156,8 +307,11 @@ class LearnedRules:
         rules = self.templates.setdefault(source, {}).get(template)
         if rules is None:
             rules = self.templates[source][template] = TemplateRules({})
-        if rules.update(xpaths):
+        banned = self.decoy_rules(source, template)
+        if rules.update({name: xpath for name, xpath in xpaths.items() if xpath not in banned}):
             self.changed.add((source, template))
+            self.settled.discard((source, template))
+            self.watched_pages.pop((source, template), None)
             self._forget_shapes(source, template)
         rules.pages_learned += 1
         return rules
@@ -175,8 +329,9 @@ class LearnedRules:
     ) -> tuple[str, TemplateRules, tuple[str, ...]] | None:
         """(template, rules, the rules' texts) when one of ``source``'s page shapes fits ``root``, else None.
 
-        One read in :data:`~journals.extraction.positions.AUDIT_EVERY` is checked against the rules' XPath
-        evaluation; a reader that disagrees is dropped and the page is left to the rules.
+        A new reader's first reads (:data:`~journals.extraction.positions.AUDITED_FIRST_READS`), then one read in
+        :data:`~journals.extraction.positions.AUDIT_EVERY`, are checked against the rules' XPath evaluation; a
+        reader that disagrees is dropped and the page is left to the rules.
         """
         shapes = self.shapes.get((source, role))
         if not shapes:
@@ -190,7 +345,8 @@ class LearnedRules:
             rules = self.templates[source][template]
             stats = self.position_stats
             stats.reads += 1
-            if stats.reads % AUDIT_EVERY == 0:
+            if reader.unaudited or stats.reads % AUDIT_EVERY == 0:
+                reader.unaudited = max(reader.unaudited - 1, 0)
                 stats.audits += 1
                 if rules.apply(root) != list(texts):  # the audit only: no copy on the other reads
                     stats.disagreements += 1
@@ -226,5 +382,7 @@ class LearnedRules:
         return {k: dict(self.templates[k[0]][k[1]].xpaths) for k in ready}
 
 
-LEARNING_PAGES = 5
-"""Pages of a new template learned from before its rules are trusted alone: one page may lack a row."""
+@lru_cache(maxsize=1)
+def _attribute_types() -> dict[str, str]:
+    return {a.name: a.type for a in load_attributes()}
+

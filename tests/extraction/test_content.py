@@ -100,3 +100,18 @@ def test_a_template_never_learns_the_featured_journals_figures() -> None:
         extraction = extract_journal([FetchedPage(url=f"https://e.org/{n}", html=html, role="home")], learned_rules, source="s")
         assert extraction.value("impact_factor") is None
         assert extraction.value("title") == f"Journal {n}"
+
+
+def test_mdr_regions_in_a_footer_or_inside_the_title_region_leave_the_title_region_read() -> None:
+    """MDR often mines the footer's list of sister journals and the journal's menu: neither replaces the content."""
+    html = (
+        "<html><body><main><h1>Acta Testica</h1><ul class='menu'><li><a href='/e'>Editors</a></li>"
+        "<li><a href='/a'>Aims</a></li></ul><p>ISSN 1234-5679 (print)</p><dl><dt>Impact Factor</dt><dd>4.117</dd></dl>"
+        "</main><footer><ul class='sisters'><li><a href='/o'>Other Journal</a> <span>ISSN 0028-0836</span></li>"
+        "<li><a href='/p'>Third Journal</a> <span>ISSN 1476-4687</span></li></ul></footer></body></html>"
+    )
+    page = FetchedPage(url="https://example.org/j", html=html, role="home")
+    regions = {page.url: ["/html/body/footer/ul", "/html/body/main/ul"]}
+    extraction = extract_journal([page], LearnedRules(), regions)
+    assert extraction.value("issn") == "1234-5679"
+    assert extraction.value("impact_factor") == 4.117

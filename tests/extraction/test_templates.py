@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import re
+
 from journals.extraction import LearnedRules, extract_journal, template_signature
 from journals.extraction.extract import parse_html
 from journals.extraction.templates import LEARNING_PAGES
 from journals.items import FetchedPage
+from journals.sandbox.relation import make_issn
+
+EDITORS = ("Ada Li", "Bea Okafor", "Chen Ito", "Dara Voss", "Eli Moreau", "Femi Sato", "Gus Berg")
+
+
+def _own(n: int, text: str) -> str:
+    """Journal ``n``'s value in place of a row's: its own ISSN, figures and editor (a rule that reads one value
+    for every journal is a decoy, and is dropped)."""
+    if re.fullmatch(r"\d{4}-\d{3}[\dX]", text):
+        return make_issn(int(text.replace("-", "")[:7]) + n)
+    if re.fullmatch(r"\d+\.\d+", text):
+        decimals = len(text.split(".")[1])
+        return f"{float(text) + n / 10**decimals:.{decimals}f}"
+    return EDITORS[(EDITORS.index(text) + n) % len(EDITORS)] if text in EDITORS else text
 
 
 def _page(n: int, rows: list[tuple[str, str]], kind: str = "dl") -> FetchedPage:
+    rows = [(k, _own(n, v)) for k, v in rows]
     if kind == "dl":
         block = "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
     else:
@@ -29,6 +46,32 @@ def test_signature_is_structural() -> None:
     assert template_signature(a) != template_signature(table)
 
 
+def _boxed(metrics: str, featured_first: bool = False, heading: str = "Acta") -> str:
+    own = f"<section class='metrics'><h2>Journal metrics</h2>{metrics}</section>"
+    featured = "<section class='featured'><h2>Featured journal</h2><h3><a href='/o'>Other Journal</a></h3></section>"
+    boxes = featured + own if featured_first else own + featured
+    return f"<html><body><main><h1>{heading}</h1><div class='row'>{boxes}</div></main></body></html>"
+
+
+def test_signature_tells_the_layouts_below_the_title_apart() -> None:
+    """A definition list and value-first tiles, or the journal's box before or after a featured journal's, are
+    other layouts, though the title's parent holds the same children; a row left out is not."""
+    dl = "<dl><dt>Impact Factor</dt><dd>4.117</dd><dt>ISSN</dt><dd>3372-1653</dd></dl>"
+    shorter = "<dl><dt>Impact Factor</dt><dd>4.117</dd></dl>"
+    tiles = "<div class='tiles'><div><span>4.117</span> <span>Impact Factor</span></div></div>"
+    hidden = "Acta<span style='display:none'> | Open access</span>"
+
+    def signature(html: str) -> str:
+        root = parse_html(html)
+        assert root is not None
+        return template_signature(root)
+
+    assert signature(_boxed(dl)) == signature(_boxed(shorter))
+    assert signature(_boxed(dl)) != signature(_boxed(tiles))
+    assert signature(_boxed(dl)) != signature(_boxed(dl, featured_first=True))
+    assert signature(_boxed(dl)) != signature(_boxed(dl, heading=hidden))
+
+
 def test_rules_are_learned_then_reused() -> None:
     learned_rules = LearnedRules()
     methods = []
@@ -36,7 +79,7 @@ def test_rules_are_learned_then_reused() -> None:
         extraction = extract_journal([_page(n, ROWS)], learned_rules, source="s")
         methods.append(extraction.values["impact_factor"].method)
         assert extraction.value("title") == f"Journal {n}"
-        assert extraction.value("issn") == "3372-1653"
+        assert extraction.value("issn") == _own(n, "3372-1653")
     assert methods[:LEARNING_PAGES] == ["heuristic"] * LEARNING_PAGES
     assert methods[LEARNING_PAGES:] == ["rule"] * 3
     assert len(learned_rules.templates["s"]) == 1
@@ -47,7 +90,7 @@ def test_reordered_and_missing_rows_keep_their_values_apart() -> None:
     for n in range(LEARNING_PAGES):
         extract_journal([_page(n, ROWS)], learned_rules, source="s")
     reordered = extract_journal([_page(9, [ROWS[2], ROWS[1]])], learned_rules, source="s")
-    assert reordered.value("impact_factor") == 4.117
+    assert reordered.value("impact_factor") == float(_own(9, "4.117"))
     assert reordered.value("issn") is None
     assert reordered.values["editor_in_chief"].method == "rule"
 
@@ -59,7 +102,7 @@ def test_an_invalid_value_triggers_relearning() -> None:
     odd = [("Print ISSN", "Ada Li"), ("ISSN", "3372-1653"), ("Impact Factor", "4.117")]
     extraction = extract_journal([_page(7, odd)], learned_rules, source="s")
     assert extraction.pages[0].learned
-    assert extraction.value("issn") == "3372-1653"
+    assert extraction.value("issn") == _own(7, "3372-1653")
 
 
 def test_new_templates_are_met_ad_hoc_and_stored_rules_reload() -> None:
@@ -73,13 +116,13 @@ def test_new_templates_are_met_ad_hoc_and_stored_rules_reload() -> None:
     reloaded.load("s", {template: rules for (_, template), rules in changed.items()})
     extraction = extract_journal([_page(3, ROWS, "table")], reloaded, source="s")
     assert extraction.values["impact_factor"].method == "rule"
-    assert extraction.value("impact_factor") == 4.117
+    assert extraction.value("impact_factor") == float(_own(3, "4.117"))
 
 
 def _ids_page(n: int, ids: str) -> FetchedPage:
     html = (
-        f"<html><body><main><h1>Journal {n}</h1><p class='ids'>{ids}</p><p>Impact Factor: 4.117</p>"
-        "<p>Editor-in-chief: Ada Li</p></main></body></html>"
+        f"<html><body><main><h1>Journal {n}</h1><p class='ids'>{ids}</p><p>Impact Factor: {_own(n, '4.117')}</p>"
+        f"<p>Editor-in-chief: {_own(n, 'Ada Li')}</p></main></body></html>"
     )
     return FetchedPage(url=f"https://example.org/ids/{n}", html=html, role="home")
 
@@ -88,14 +131,17 @@ def test_an_odd_learning_page_does_not_narrow_a_rule_that_reads_it() -> None:
     """A page showing only "eISSN y" learns a rule anchored at the start of its text; the template's other pages
     write "ISSN x · eISSN y". Learned last, that page must keep the rule that reads both."""
     learned_rules = LearnedRules()
-    both = "ISSN 3372-1653 · eISSN 7877-9537"
+
+    def both(n: int) -> str:
+        return f"ISSN {_own(n, '3372-1653')} · eISSN {_own(n, '7877-9537')}"
+
     for n in range(LEARNING_PAGES - 1):
-        extract_journal([_ids_page(n, both)], learned_rules, source="s")
-    extract_journal([_ids_page(8, "eISSN 7877-9537")], learned_rules, source="s")
-    later = extract_journal([_ids_page(9, both)], learned_rules, source="s")
+        extract_journal([_ids_page(n, both(n))], learned_rules, source="s")
+    extract_journal([_ids_page(8, f"eISSN {_own(8, '7877-9537')}")], learned_rules, source="s")
+    later = extract_journal([_ids_page(9, both(9))], learned_rules, source="s")
     assert later.values["eissn"].method == "rule"
-    assert later.value("eissn") == "7877-9537"
-    assert later.value("issn") == "3372-1653"
+    assert later.value("eissn") == _own(9, "7877-9537")
+    assert later.value("issn") == _own(9, "3372-1653")
 
 
 def test_half_learned_templates_are_not_handed_out_for_saving() -> None:
@@ -118,3 +164,45 @@ def test_a_label_with_control_characters_is_not_learned_as_an_xpath() -> None:
     assert [p.url for p in extraction.pages] == ["https://example.org/j"]
     xpaths = [x for rules in learned_rules.templates.get("s", {}).values() for x in rules.xpaths.values()]
     assert not any("\x08" in xpath for xpath in xpaths)
+
+
+def _decoy_page(n: int, citescore: str = "") -> FetchedPage:
+    """Journal ``n``'s page shows its impact factor; the only ISSN in its content is another journal's, the same on
+    every page; its publisher is every journal's."""
+    html = (
+        f"<html><body><main><h1>Journal {n}</h1><dl><dt>Impact Factor</dt><dd>{_own(n, '4.117')}</dd>"
+        f"<dt>Publisher</dt><dd>Campus Press</dd>{citescore}</dl><div class='sisters'><p>Acta Testica</p>"
+        "<p>ISSN 0028-0836</p></div></main></body></html>"
+    )
+    return FetchedPage(url=f"https://example.org/decoy/{n}", html=html, role="home")
+
+
+def test_a_rule_reading_one_value_for_different_journals_is_a_decoy_and_dropped() -> None:
+    learned_rules = LearnedRules()
+    first = extract_journal([_decoy_page(0)], learned_rules, source="s")
+    assert first.value("issn") == "0028-0836"  # one page cannot tell
+    later = [extract_journal([_decoy_page(n)], learned_rules, source="s") for n in range(1, LEARNING_PAGES + 3)]
+    assert all(extraction.value("issn") is None for extraction in later)
+    assert [extraction.value("impact_factor") for extraction in later] == [
+        float(_own(n, "4.117")) for n in range(1, LEARNING_PAGES + 3)
+    ]
+    assert all(extraction.value("publisher") == "Campus Press" for extraction in later)  # may repeat
+    (rules,) = learned_rules.templates["s"].values()
+    assert "issn" not in rules.xpaths and {"impact_factor", "publisher"} <= set(rules.xpaths)
+    assert later[-1].values["impact_factor"].method == "rule"
+
+
+def test_two_journals_may_share_a_short_figure_by_chance() -> None:
+    """A CiteScore like 4.1 is shared by two journals of a hundred: a third one makes the rule a decoy."""
+    learned_rules = LearnedRules()
+    row = "<dt>CiteScore</dt><dd>4.1</dd>"
+    for n in range(2):
+        assert extract_journal([_decoy_page(n, row)], learned_rules, source="s").value("citescore") == 4.1
+    assert extract_journal([_decoy_page(2, row)], learned_rules, source="s").value("citescore") is None
+
+
+def test_pages_of_one_journal_are_no_witnesses_against_a_rule() -> None:
+    learned_rules = LearnedRules()
+    for _ in range(3):
+        extraction = extract_journal([_decoy_page(0)], learned_rules, source="s")
+    assert extraction.value("issn") == "0028-0836"

@@ -9,6 +9,7 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
+from journals.sandbox.relation import make_issn
 
 
 class MemoryRuleStore:
@@ -26,10 +27,19 @@ class MemoryRuleStore:
         self.rules.setdefault(source, {}).setdefault(template, {}).update(rules)
 
 
+def _issn(n: int) -> str:
+    """Journal ``n``'s own ISSN: a rule reading one ISSN for every journal is a decoy, and is dropped."""
+    return make_issn(3372165 + n)
+
+
+def _impact_factor(n: int) -> float:
+    return round(4.117 + n / 1000, 3)
+
+
 def _pages(n: int) -> JournalPages:
     home = (
         f"<html><head><title>Journal {n} | Site</title></head><body><main><h1>Journal {n}</h1>"
-        "<dl><dt>Print ISSN</dt><dd>3372-1653</dd><dt>Impact Factor</dt><dd>4,117 (2024)</dd>"
+        f"<dl><dt>Print ISSN</dt><dd>{_issn(n)}</dd><dt>Impact Factor</dt><dd>4,{117 + n:03d} (2024)</dd>"
         "<dt>h-index</dt><dd>42</dd><dt>Access</dt><dd>Open access</dd><dt>CiteScore</dt><dd>n/a</dd></dl>"
         "</main><aside><p>Impact Factor: 9.999</p></aside></body></html>"
     )
@@ -56,9 +66,9 @@ async def test_journal_item_fields_attributes_and_provenance() -> None:
     item, other = await _run(pipeline, [_pages(1), {"not": "journal pages"}])
     assert other == {"not": "journal pages"}
     assert isinstance(item, JournalItem)
-    assert (item.title, item.issn, item.impact_factor, item.citescore) == ("Journal 1", "3372-1653", 4.117, None)
+    assert (item.title, item.issn, item.impact_factor, item.citescore) == ("Journal 1", _issn(1), 4.118, None)
     assert item.attributes == {"h_index": 42, "open_access": True}
-    assert item.provenance["impact_factor"]["raw"] == "4,117"
+    assert item.provenance["impact_factor"]["raw"] == "4,118"
     assert item.provenance["impact_factor"]["extractor"] == "heuristic"
     assert "Impact Factor" in item.provenance["impact_factor"]["xpath"]
     assert item.provenance["citescore"]["raw"] == "n/a"
@@ -74,7 +84,7 @@ async def test_rules_are_saved_and_reused_by_the_next_crawl() -> None:
     (item,) = await _run(next_crawl, [_pages(99)])
     assert isinstance(item, JournalItem)
     assert item.provenance["impact_factor"]["extractor"] == "rule"
-    assert item.impact_factor == 4.117
+    assert item.impact_factor == _impact_factor(99)
 
 
 @deferred_f_from_coro_f
