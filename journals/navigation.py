@@ -20,12 +20,11 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from journals.entries import find_journal_list
+from journals.extraction.content import is_hidden
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 """Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
 SKIPPED_SCHEMES = ("javascript:", "mailto:", "tel:", "#")
-HIDING_CLASSES = frozenset({"sr-only", "visually-hidden", "visuallyhidden", "hidden", "d-none", "hide", "invisible"})
-HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 RECORD_TAGS = frozenset({"li", "tr", "dd", "dt", "article"})
 """An anchor's row: the text around it there (an ISSN, "journal") says what the anchor links to."""
 RECORD_TEXT_LIMIT = 400
@@ -86,17 +85,6 @@ def _patterns() -> dict[str, re.Pattern[str]]:
 def normalise_text(text: str) -> str:
     """Collapse whitespace and strip; anchors are matched on this form."""
     return " ".join(text.split())
-
-
-def is_hidden(element: etree._Element) -> bool:
-    """Whether an element hides itself: ``hidden``, ``aria-hidden``, an inline ``display:none``, a hiding class."""
-    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
-        return True
-    style = element.get("style")
-    if style and HIDING_STYLE.search(style):
-        return True
-    classes = element.get("class")
-    return bool(classes) and not HIDING_CLASSES.isdisjoint(classes.split())
 
 
 def visible_text(element: etree._Element) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from journals.sandbox.relation import make_issn
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
@@ -79,3 +81,17 @@ def run_scrapy(*args: str, env: dict[str, str] | None = None, timeout: float = 3
 def read_items(path: Path) -> list[dict[str, Any]]:
     """The items of a JSON-lines feed."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+OWN_EDITORS = ("Ada Li", "Bea Okafor", "Chen Ito", "Dara Voss", "Eli Moreau", "Femi Sato", "Gus Berg")
+
+
+def journal_own_value(n: int, text: str) -> str:
+    """Journal ``n``'s value in place of a row's: its own ISSN, figures and editor (a learned rule that reads one
+    value for every journal is a decoy, and is dropped, so test journals must differ as real ones do)."""
+    if re.fullmatch(r"\d{4}-\d{3}[\dX]", text):
+        return make_issn(int(text.replace("-", "")[:7]) + n)
+    if re.fullmatch(r"\d+\.\d+", text):
+        decimals = len(text.split(".")[1])
+        return f"{float(text) + n / 10**decimals:.{decimals}f}"
+    return OWN_EDITORS[(OWN_EDITORS.index(text) + n) % len(OWN_EDITORS)] if text in OWN_EDITORS else text

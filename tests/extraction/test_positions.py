@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
+from conftest import journal_own_value
 
 from journals.extraction import LearnedRules, extract_journal, template_signature
 from journals.extraction.bench import sample_pages
@@ -13,25 +12,10 @@ from journals.extraction.positions import AUDIT_EVERY, MAX_CHECKED_CHILDREN, Pos
 from journals.extraction.templates import LEARNING_PAGES
 from journals.extraction.xpaths import rule_parts
 from journals.items import FetchedPage
-from journals.sandbox.relation import make_issn
 
 ROWS = [("Print ISSN", "3372-1653"), ("Impact Factor", "4.117"), ("Editor-in-Chief", "Ada Li")]
-EDITORS = ("Ada Li", "Bea Okafor", "Chen Ito", "Dara Voss", "Eli Moreau", "Femi Sato", "Gus Berg")
-
-
-def _own(n: int, text: str) -> str:
-    """Journal ``n``'s value in place of a row's: its own ISSN, figures and editor (a rule that reads one value
-    for every journal is a decoy, and is dropped)."""
-    if re.fullmatch(r"\d{4}-\d{3}[\dX]", text):
-        return make_issn(int(text.replace("-", "")[:7]) + n)
-    if re.fullmatch(r"\d+\.\d+", text):
-        decimals = len(text.split(".")[1])
-        return f"{float(text) + n / 10**decimals:.{decimals}f}"
-    return EDITORS[(EDITORS.index(text) + n) % len(EDITORS)] if text in EDITORS else text
-
-
 def _page(n: int, rows: list[tuple[str, str]]) -> FetchedPage:
-    block = "<dl>" + "".join(f"<dt>{k}</dt><dd>{_own(n, v)}</dd>" for k, v in rows) + "</dl>"
+    block = "<dl>" + "".join(f"<dt>{k}</dt><dd>{journal_own_value(n, v)}</dd>" for k, v in rows) + "</dl>"
     html = f"<html><body><main><h1>Journal {n}</h1>{block}</main></body></html>"
     return FetchedPage(url=f"https://example.org/{n}", html=html, role="home")
 
@@ -84,15 +68,15 @@ def test_another_shape_is_left_to_the_rules() -> None:
         assert learned_rules.read_by_position("s", root, "home") is None
     assert same is not None
     shaped = learned_rules.read_by_position("s", same, "home")
-    assert shaped is not None and _own(99, "4.117") in shaped[2]
+    assert shaped is not None and journal_own_value(99, "4.117") in shaped[2]
 
 
 def test_moved_rows_are_still_read_right_by_the_rules() -> None:
     learned_rules = _trained()
     extraction = extract_journal([_page(99, [ROWS[2], ROWS[1], ROWS[0]])], learned_rules, source="s")
-    assert extraction.value("impact_factor") == float(_own(99, "4.117"))
-    assert extraction.value("issn") == _own(99, "3372-1653")
-    assert extraction.value("editor_in_chief") == _own(99, "Ada Li")
+    assert extraction.value("impact_factor") == float(journal_own_value(99, "4.117"))
+    assert extraction.value("issn") == journal_own_value(99, "3372-1653")
+    assert extraction.value("editor_in_chief") == journal_own_value(99, "Ada Li")
 
 
 def test_a_row_left_out_where_the_reader_was_made_is_evaluated_not_assumed_absent() -> None:
@@ -104,14 +88,14 @@ def test_a_row_left_out_where_the_reader_was_made_is_evaluated_not_assumed_absen
         return FetchedPage(url=f"https://example.org/{n}", html=html + "</main></body></html>", role="home")
 
     def both(n: int) -> str:
-        return f"Print ISSN: {_own(n, '3372-1653')} | Online ISSN: {_own(n, '0028-0836')}"
+        return f"Print ISSN: {journal_own_value(n, '3372-1653')} | Online ISSN: {journal_own_value(n, '0028-0836')}"
 
     learned_rules = LearnedRules()
     for n in range(LEARNING_PAGES + 1):
         extract_journal([page(n, both(n))], learned_rules, source="s")
     xpaths = _rules(learned_rules)
     assert {"issn", "eissn"} <= set(xpaths)
-    online_only = parse_html(page(1, f"Online ISSN: {_own(1, '0028-0836')}").html)
+    online_only = parse_html(page(1, f"Online ISSN: {journal_own_value(1, '0028-0836')}").html)
     assert online_only is not None
     reader = compile_reader(online_only, xpaths)
     assert reader is not None and "_rule0(n0)" in reader.source
@@ -121,7 +105,7 @@ def test_a_row_left_out_where_the_reader_was_made_is_evaluated_not_assumed_absen
     assert texts is not None
     (rules,) = learned_rules.templates["s"].values()
     assert list(texts) == rules.apply(other)
-    assert any(_own(2, "3372-1653") in text for text in texts)
+    assert any(journal_own_value(2, "3372-1653") in text for text in texts)
 
 
 def test_audit_drops_a_reader_that_disagrees_with_the_rules() -> None:
@@ -173,7 +157,7 @@ def test_a_page_of_another_template_with_the_same_counts_and_labels_is_not_read(
     """The home page whose metrics sit on another page must not read the home page that shows them."""
 
     def home(n: int, rest: str) -> FetchedPage:
-        header = f"<div class='header'><h1>Journal {n}</h1><p>ISSN: {_own(n, '3372-1653')}</p></div>"
+        header = f"<div class='header'><h1>Journal {n}</h1><p>ISSN: {journal_own_value(n, '3372-1653')}</p></div>"
         return FetchedPage(
             url=f"https://example.org/{n}", html=f"<html><body><main>{header}{rest}</main></body></html>"
         )
@@ -204,10 +188,10 @@ def test_a_row_the_learning_pages_all_left_out_is_learned_on_the_first_page_that
     learned_rules = _trained(ROWS)  # trusted without an SJR rule: no learning page showed one
     assert "sjr" not in _rules(learned_rules)
     shown = extract_journal([_page(50, [*ROWS, ("SJR", "1.234")])], learned_rules, source="s")
-    assert shown.value("sjr") == float(_own(50, "1.234"))
+    assert shown.value("sjr") == float(journal_own_value(50, "1.234"))
     assert "sjr" in _rules(learned_rules)
     again = extract_journal([_page(51, [*ROWS, ("SJR", "2.5")])], learned_rules, source="s")
-    assert again.value("sjr") == float(_own(51, "2.5"))
+    assert again.value("sjr") == float(journal_own_value(51, "2.5"))
     assert again.values["sjr"].method == "rule"
 
 
@@ -223,9 +207,9 @@ def test_rules_loaded_over_a_template_with_readers_are_read_in_their_own_order()
     assert order != list(rules.xpaths)  # another order of the same rules, as the database returns them
     learned_rules.load("s", {template: {name: rules.xpaths[name] for name in order}})
     extraction = extract_journal([_page(60, rows)], learned_rules, source="s")
-    assert extraction.value("impact_factor") == float(_own(60, "4.117"))
-    assert extraction.value("citescore") == float(_own(60, "5.2"))
-    assert extraction.value("sjr") == float(_own(60, "0.7"))
+    assert extraction.value("impact_factor") == float(journal_own_value(60, "4.117"))
+    assert extraction.value("citescore") == float(journal_own_value(60, "5.2"))
+    assert extraction.value("sjr") == float(journal_own_value(60, "0.7"))
 
 
 def test_a_new_readers_first_reads_are_audited() -> None:

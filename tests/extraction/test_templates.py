@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import re
+from conftest import journal_own_value
 
 from journals.extraction import LearnedRules, extract_journal, template_signature
 from journals.extraction.extract import parse_html
 from journals.extraction.templates import LEARNING_PAGES
 from journals.items import FetchedPage
-from journals.sandbox.relation import make_issn
-
-EDITORS = ("Ada Li", "Bea Okafor", "Chen Ito", "Dara Voss", "Eli Moreau", "Femi Sato", "Gus Berg")
-
-
-def _own(n: int, text: str) -> str:
-    """Journal ``n``'s value in place of a row's: its own ISSN, figures and editor (a rule that reads one value
-    for every journal is a decoy, and is dropped)."""
-    if re.fullmatch(r"\d{4}-\d{3}[\dX]", text):
-        return make_issn(int(text.replace("-", "")[:7]) + n)
-    if re.fullmatch(r"\d+\.\d+", text):
-        decimals = len(text.split(".")[1])
-        return f"{float(text) + n / 10**decimals:.{decimals}f}"
-    return EDITORS[(EDITORS.index(text) + n) % len(EDITORS)] if text in EDITORS else text
 
 
 def _page(n: int, rows: list[tuple[str, str]], kind: str = "dl") -> FetchedPage:
-    rows = [(k, _own(n, v)) for k, v in rows]
+    rows = [(k, journal_own_value(n, v)) for k, v in rows]
     if kind == "dl":
         block = "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
     else:
@@ -79,7 +65,7 @@ def test_rules_are_learned_then_reused() -> None:
         extraction = extract_journal([_page(n, ROWS)], learned_rules, source="s")
         methods.append(extraction.values["impact_factor"].method)
         assert extraction.value("title") == f"Journal {n}"
-        assert extraction.value("issn") == _own(n, "3372-1653")
+        assert extraction.value("issn") == journal_own_value(n, "3372-1653")
     assert methods[:LEARNING_PAGES] == ["heuristic"] * LEARNING_PAGES
     assert methods[LEARNING_PAGES:] == ["rule"] * 3
     assert len(learned_rules.templates["s"]) == 1
@@ -90,7 +76,7 @@ def test_reordered_and_missing_rows_keep_their_values_apart() -> None:
     for n in range(LEARNING_PAGES):
         extract_journal([_page(n, ROWS)], learned_rules, source="s")
     reordered = extract_journal([_page(9, [ROWS[2], ROWS[1]])], learned_rules, source="s")
-    assert reordered.value("impact_factor") == float(_own(9, "4.117"))
+    assert reordered.value("impact_factor") == float(journal_own_value(9, "4.117"))
     assert reordered.value("issn") is None
     assert reordered.values["editor_in_chief"].method == "rule"
 
@@ -102,7 +88,7 @@ def test_an_invalid_value_triggers_relearning() -> None:
     odd = [("Print ISSN", "Ada Li"), ("ISSN", "3372-1653"), ("Impact Factor", "4.117")]
     extraction = extract_journal([_page(7, odd)], learned_rules, source="s")
     assert extraction.pages[0].learned
-    assert extraction.value("issn") == _own(7, "3372-1653")
+    assert extraction.value("issn") == journal_own_value(7, "3372-1653")
 
 
 def test_new_templates_are_met_ad_hoc_and_stored_rules_reload() -> None:
@@ -116,13 +102,13 @@ def test_new_templates_are_met_ad_hoc_and_stored_rules_reload() -> None:
     reloaded.load("s", {template: rules for (_, template), rules in changed.items()})
     extraction = extract_journal([_page(3, ROWS, "table")], reloaded, source="s")
     assert extraction.values["impact_factor"].method == "rule"
-    assert extraction.value("impact_factor") == float(_own(3, "4.117"))
+    assert extraction.value("impact_factor") == float(journal_own_value(3, "4.117"))
 
 
 def _ids_page(n: int, ids: str) -> FetchedPage:
     html = (
-        f"<html><body><main><h1>Journal {n}</h1><p class='ids'>{ids}</p><p>Impact Factor: {_own(n, '4.117')}</p>"
-        f"<p>Editor-in-chief: {_own(n, 'Ada Li')}</p></main></body></html>"
+        f"<html><body><main><h1>Journal {n}</h1><p class='ids'>{ids}</p><p>Impact Factor: {journal_own_value(n, '4.117')}</p>"
+        f"<p>Editor-in-chief: {journal_own_value(n, 'Ada Li')}</p></main></body></html>"
     )
     return FetchedPage(url=f"https://example.org/ids/{n}", html=html, role="home")
 
@@ -133,15 +119,15 @@ def test_an_odd_learning_page_does_not_narrow_a_rule_that_reads_it() -> None:
     learned_rules = LearnedRules()
 
     def both(n: int) -> str:
-        return f"ISSN {_own(n, '3372-1653')} · eISSN {_own(n, '7877-9537')}"
+        return f"ISSN {journal_own_value(n, '3372-1653')} · eISSN {journal_own_value(n, '7877-9537')}"
 
     for n in range(LEARNING_PAGES - 1):
         extract_journal([_ids_page(n, both(n))], learned_rules, source="s")
-    extract_journal([_ids_page(8, f"eISSN {_own(8, '7877-9537')}")], learned_rules, source="s")
+    extract_journal([_ids_page(8, f"eISSN {journal_own_value(8, '7877-9537')}")], learned_rules, source="s")
     later = extract_journal([_ids_page(9, both(9))], learned_rules, source="s")
     assert later.values["eissn"].method == "rule"
-    assert later.value("eissn") == _own(9, "7877-9537")
-    assert later.value("issn") == _own(9, "3372-1653")
+    assert later.value("eissn") == journal_own_value(9, "7877-9537")
+    assert later.value("issn") == journal_own_value(9, "3372-1653")
 
 
 def test_half_learned_templates_are_not_handed_out_for_saving() -> None:
@@ -170,7 +156,7 @@ def _decoy_page(n: int, citescore: str = "") -> FetchedPage:
     """Journal ``n``'s page shows its impact factor; the only ISSN in its content is another journal's, the same on
     every page; its publisher is every journal's."""
     html = (
-        f"<html><body><main><h1>Journal {n}</h1><dl><dt>Impact Factor</dt><dd>{_own(n, '4.117')}</dd>"
+        f"<html><body><main><h1>Journal {n}</h1><dl><dt>Impact Factor</dt><dd>{journal_own_value(n, '4.117')}</dd>"
         f"<dt>Publisher</dt><dd>Campus Press</dd>{citescore}</dl><div class='sisters'><p>Acta Testica</p>"
         "<p>ISSN 0028-0836</p></div></main></body></html>"
     )
@@ -184,7 +170,7 @@ def test_a_rule_reading_one_value_for_different_journals_is_a_decoy_and_dropped(
     later = [extract_journal([_decoy_page(n)], learned_rules, source="s") for n in range(1, LEARNING_PAGES + 3)]
     assert all(extraction.value("issn") is None for extraction in later)
     assert [extraction.value("impact_factor") for extraction in later] == [
-        float(_own(n, "4.117")) for n in range(1, LEARNING_PAGES + 3)
+        float(journal_own_value(n, "4.117")) for n in range(1, LEARNING_PAGES + 3)
     ]
     assert all(extraction.value("publisher") == "Campus Press" for extraction in later)  # may repeat
     (rules,) = learned_rules.templates["s"].values()
