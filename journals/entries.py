@@ -50,14 +50,15 @@ DATE = re.compile(
 )
 """Dates as news items and issues show them."""
 ISSN = re.compile(r"\b\d{4}-\d{3}[\dXx]\b")
-NOT_JOURNAL_PATH = re.compile(
-    r"(?:^|[/_.=-])(?:news|topics?|subjects?|categor(?:y|ies)|tags?|authors?|search|login|signin|register|cart|"
-    r"basket|account|about|contact|help|faq|privacy|terms|cookies?|events?|blog|press|careers|jobs|rss|feeds?|"
-    r"stats|issues?|articles?|toc|volumes?|special[_-]issues?|collections?|books?|conferences?|webinars?|"
-    r"announcements?|policies|guidelines|authors?|editors?)(?:$|[/_.=?-])",
-    re.IGNORECASE,
+NOT_JOURNAL_WORDS = (
+    r"news|topics?|subjects?|categor(?:y|ies)|tags?|authors?|editors?|search|login|signin|register|cart|basket|"
+    r"account|about|contact|help|faq|privacy|terms|cookies?|events?|blog|press|careers|jobs|rss|feeds?|stats|"
+    r"articles?|special[_-]issues?|collections?|books?|conferences?|webinars?|announcements?|policies|guidelines"
 )
-"""Path words of pages that are not a journal's home."""
+NOT_JOURNAL_DIRECTORY = re.compile(rf"(?:^|/)(?:{NOT_JOURNAL_WORDS})(?:/|$)", re.IGNORECASE)
+"""A directory of pages that are not a journal's home (``/news/…``, ``/subjects/…``); a journal's own slug may
+hold the words ("Topics in Catalysis"), so the last segment counts only when it is the whole word."""
+NOT_JOURNAL_QUERY = re.compile(rf"(?:^|[&=])(?:{NOT_JOURNAL_WORDS})(?:$|[&=])", re.IGNORECASE)
 JOURNAL_PATH = re.compile(r"(?:^|[/_.=-])(?:journals?|jour|periodicals?|titles?)(?:$|[/_.=-])", re.IGNORECASE)
 MINOR_WORDS = frozenset(
     {"a", "an", "and", "the", "of", "in", "on", "for", "to", "at", "by", "with", "from", "into", "&", "de", "la",
@@ -113,11 +114,12 @@ def anchor_score(anchor: EntryAnchor) -> float:
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
-    path = urlsplit(anchor.url).path
-    query = urlsplit(anchor.url).query
-    if NOT_JOURNAL_PATH.search(path) or NOT_JOURNAL_PATH.search(query):
+    parts = urlsplit(anchor.url)
+    path = parts.path.rstrip("/")
+    path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
+    if NOT_JOURNAL_DIRECTORY.search(path) or NOT_JOURNAL_QUERY.search(parts.query):
         score -= 0.9
-    elif JOURNAL_PATH.search(path):
+    elif JOURNAL_PATH.search(parts.path):
         score += 0.3
     if anchor.record_text and (ISSN.search(anchor.record_text) or "journal" in anchor.record_text.lower()):
         score += 0.3

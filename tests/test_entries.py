@@ -156,3 +156,13 @@ def test_information_links_and_journal_categories_are_menus() -> None:
 
     assert score("Information for librarians") == -1.0
     assert score("Chemistry Journals") < score("Journal of Chemistry")
+
+
+def test_a_journals_own_slug_may_hold_menu_words_a_directory_may_not() -> None:
+    def score(url: str) -> float:
+        return anchor_score(Anchor(url=url, text="Topics in Catalysis", chrome="", group="", shape=""))
+
+    assert score("http://pub.example/journal/topics-in-catalysis") > 0
+    assert score("http://pub.example/toc/ttca20/current") > 0, "a journal's current issue is its home on some sites"
+    assert score("http://pub.example/topics/catalysis") < 0
+    assert score("http://pub.example/about.php") < 0
