@@ -77,7 +77,7 @@ def test_hostile_crawl_completes_and_keeps_every_reachable_journal(
         for journal in site_truth["journals"]:
             if journal["reachable"]:
                 item = items.get((site, journal["url"]))
-                assert item is not None, f"lost {journal['url']}"
+                assert item is not None, _why_lost(journal, log, server.faults)
                 assert item["title"] == journal["values"]["title"]
     assert stats.get("retry/reason_count/503 Service Unavailable", 0) > 0
     assert stats.get("retry/reason_count/scrapy.exceptions.ResponseDataLossError", 0) > 0
@@ -85,3 +85,12 @@ def test_hostile_crawl_completes_and_keeps_every_reachable_journal(
     assert stats.get("downloader/response_status_count/404", 0) > 0
     assert stats.get("journals/skipped_binary", 0) > 0
     assert stats.get("journals/encoding_corrected", 0) > 0
+
+
+def _why_lost(journal: dict, log: str, plan: FaultPlan) -> str:
+    """The lost journal, the faults on its way and the crawl's log lines about those pages."""
+    chain = [*journal["listing_urls"], journal["url"]]
+    faults = [(url, plan.fault_for(urlsplit(url).path, urlsplit(url).query)) for url in chain]
+    paths = [urlsplit(url).path for url in chain]
+    lines = [line for line in log.splitlines() if any(path in line for path in paths)]
+    return f"lost {journal['url']}; faults on the way {faults}; log:\n" + "\n".join(lines[-30:])
