@@ -65,7 +65,8 @@ def test_every_publisher_attribute_reaches_the_bar(crawls: dict[str, object], si
 def test_the_held_out_site_generalises(crawls: dict[str, object]) -> None:
     score = crawls["report"].sites["heldout"]  # type: ignore[attr-defined]
     assert score.coverage == 1.0
-    assert min(cell.f1 for cell in score.cells.values()) >= 0.95
+    low = {name: round(cell.f1, 4) for name, cell in score.cells.items() if cell.f1 < 0.95}
+    assert not low, low
 
 
 def test_the_second_crawl_reuses_stored_rules(crawls: dict[str, object]) -> None:

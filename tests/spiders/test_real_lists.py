@@ -13,6 +13,9 @@ from journals.replay.pages import SavedPage, load_saved_pages
 from journals.replay.proxy import ReplayServer
 
 LISTS = {page.name: page for page in load_saved_pages() if page.kind == "list"}
+CRAWLED = ("mdpi-about-journals-table", "omics-open-access-journals-list", "longdom-journals-by-title")
+"""The three list shapes the suite crawls (a table with metrics per row, subject boxes inside ``<nav>``, cards);
+``make eval-real`` crawls all five."""
 BAR = 0.95
 """Issue 13's bar: recall and precision of every real list page."""
 
@@ -26,7 +29,7 @@ def replay() -> Iterator[ReplayServer]:
     server.stop()
 
 
-@pytest.mark.parametrize("name", sorted(LISTS))
+@pytest.mark.parametrize("name", CRAWLED)
 def test_every_journal_of_a_real_list_is_requested(name: str, replay: ReplayServer) -> None:
     page: SavedPage = LISTS[name]
     result = evaluate_list(page, replay, timeout=60)
