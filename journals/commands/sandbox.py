@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import socketserver
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -83,14 +84,7 @@ class Command(ScrapyCommand):
             write_truth(web, server.base_url, opts.truth, faults)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         print(f"Sandbox publisher web on {server.base_url}/ (seed {opts.seed}, {opts.journals} journals)", flush=True)
-        if opts.url_file:
-            Path(opts.url_file).write_text(server.base_url + "\n", encoding="utf-8")
-        try:
-            server.serve_forever()
-        except (KeyboardInterrupt, SystemExit):
-            pass
-        finally:
-            server.server_close()
+        _serve(server, server.base_url, opts.url_file)
 
     def _replay(self, opts: argparse.Namespace) -> None:
         """Serve the saved pages as a forward proxy until SIGINT or SIGTERM."""
@@ -110,14 +104,19 @@ class Command(ScrapyCommand):
             f"http_proxy={server.proxy_url} https_proxy={server.proxy_url} scrapy crawl …",
             flush=True,
         )
-        if opts.url_file:
-            Path(opts.url_file).write_text(server.proxy_url + "\n", encoding="utf-8")
-        try:
-            server.serve_forever()
-        except (KeyboardInterrupt, SystemExit):
-            pass
-        finally:
-            server.server_close()
+        _serve(server, server.proxy_url, opts.url_file)
+
+
+def _serve(server: socketserver.BaseServer, url: str, url_file: str | None) -> None:
+    """Write ``url`` to ``url_file`` (when given) and serve until SIGINT or SIGTERM, then close the socket."""
+    if url_file:
+        Path(url_file).write_text(url + "\n", encoding="utf-8")
+    try:
+        server.serve_forever()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        server.server_close()
 
 
 def _line_appender(path: Path) -> Callable[[str], None]:
