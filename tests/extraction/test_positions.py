@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import journal_own_value
+from lxml import etree
 
 from journals.extraction import LearnedRules, extract_journal, template_signature
 from journals.extraction.bench import sample_pages
@@ -108,13 +109,19 @@ def test_a_row_left_out_where_the_reader_was_made_is_evaluated_not_assumed_absen
     assert any(journal_own_value(2, "3372-1653") in text for text in texts)
 
 
-def test_audit_drops_a_reader_that_disagrees_with_the_rules() -> None:
+def _trained_with_a_lying_reader() -> tuple[LearnedRules, etree._Element]:
+    """Trained rules whose only page shape has a reader that reads "wrong" everywhere, and a page of that shape."""
     learned_rules = _trained()
     root = parse_html(_page(50, ROWS).html)
     assert root is not None
     (template,) = learned_rules.templates["s"]
     lying = PositionalReader(lambda page: ("wrong",) * len(_rules(learned_rules)), "")
     learned_rules.shapes[("s", "home")] = [(template, lying)]
+    return learned_rules, root
+
+
+def test_audit_drops_a_reader_that_disagrees_with_the_rules() -> None:
+    learned_rules, root = _trained_with_a_lying_reader()
     learned_rules.position_stats.reads = AUDIT_EVERY - 1
     assert learned_rules.read_by_position("s", root, "home") is None
     assert learned_rules.position_stats.disagreements == 1
@@ -213,12 +220,7 @@ def test_rules_loaded_over_a_template_with_readers_are_read_in_their_own_order()
 
 
 def test_a_new_readers_first_reads_are_audited() -> None:
-    learned_rules = _trained()
-    root = parse_html(_page(50, ROWS).html)
-    assert root is not None
-    (template,) = learned_rules.templates["s"]
-    lying = PositionalReader(lambda page: ("wrong",) * len(_rules(learned_rules)), "")
-    learned_rules.shapes[("s", "home")] = [(template, lying)]
+    learned_rules, root = _trained_with_a_lying_reader()
     learned_rules.position_stats.reads = 1  # far from the next periodic audit
     assert learned_rules.read_by_position("s", root, "home") is None
     assert learned_rules.shapes[("s", "home")] == []
