@@ -12,19 +12,18 @@ from collections.abc import Mapping
 from journals.extraction.extract import Extraction, Found
 from journals.extraction.labels import default_matcher
 from journals.extraction.values import parse_value
-from journals.vocabulary import load_attributes
+from journals.vocabulary import attribute
 
 
 def listing_values(cells: Mapping[str, str], listing_url: str) -> dict[str, Found]:
     """The attribute values of one listing row, keyed by attribute; titles are left to the journal's pages."""
     matcher = default_matcher()
-    types = {attribute.name: attribute.type for attribute in load_attributes()}
     found: dict[str, Found] = {}
     for header, text in cells.items():
         name = matcher.whole(header)
         if name is None or name == "title" or name in found:
             continue
-        parsed = parse_value(types[name], text)
+        parsed = parse_value(attribute(name).type, text)
         if parsed is not None and parsed.value is not None:
             found[name] = Found(parsed.value, parsed.raw, listing_url, None, "listing")
     return found
