@@ -21,6 +21,10 @@ START_FAILED_STATS = "journals/start_failed/"
 """Prefix of the spider's record of start pages that could not be fetched, after retries: the stat
 ``journals/start_failed/SOURCE`` holds one ``{"url", "cause", "error"}`` per failed start page of the source
 (``cause`` as in ``journals/failed_pages/CAUSE``: ``http_404``, or the error's class name)."""
+TRAPS_STATS = "journals/traps/"
+"""Prefix of the spider's record of crawl bounds a source hit: the stat ``journals/traps/SOURCE`` holds one
+``{"kind", "url"}`` per bound (``pages_per_site``, ``index_depth``, ``listing_pages``), with the first URL it
+refused. A generous bound is only hit by a site that makes up pages without end: a spider trap."""
 _FETCH_FAILURES = {
     "CannotResolveHostError": "DNS lookup failed",
     "DNSLookupError": "DNS lookup failed",
@@ -89,6 +93,14 @@ def came_to_nothing(
         where = f" from start page {start_url}" if start_url else ""
         found.append(f"{source}: no journals found{where} ({pages} page{'' if pages == 1 else 's'} fetched)")
     return found
+
+
+def trapped(source: str, bounds: Sequence[Mapping[str, str]]) -> list[str]:
+    """A line per crawl bound the source hit (records as in :data:`TRAPS_STATS`): the crawl fails on each."""
+    return [
+        f"{source}: crawl bound {bound.get('kind')} hit at {bound.get('url')} (a spider trap: the site makes up pages)"
+        for bound in bounds
+    ]
 
 
 CHECKED_FIELDS = tuple(

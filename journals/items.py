@@ -35,7 +35,7 @@ class JournalPages:
     listing_title: str
     """The anchor text of the journal's entry on the listing."""
     pages: list[FetchedPage] = field(default_factory=list)
-    """The listing page (shared by every journal it lists), the journal page, and the metrics page if any."""
+    """The journal page and the metrics page if any (the listing page is named by ``listing_url``, not copied)."""
     listing_record: dict[str, Any] = field(default_factory=dict)
     """What the MDR pipeline read off the journal's record on the listing (title, link, ISSN…)."""
     main_regions: dict[str, list[str]] = field(default_factory=dict)

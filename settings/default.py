@@ -66,6 +66,24 @@ DATABASE_WRITE_ATTEMPTS = 6  # 1 + 2 + 4 + 8 + 16 s: a database restart of half 
 DATABASE_RETRY_DELAY = 1.0
 DATABASE_UNSAVED_DIR = "."
 
+# Scope: no request leaves the crawl's site (scheme, host and port of its start URLs), through links, redirects,
+# meta refreshes or the metrics hop, nor reaches a private address unless the start URL is on one
+# (journals.offsite). It replaces Scrapy's offsite middleware and runs after HttpProxyMiddleware (750).
+DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    "journals.offsite.ScopeMiddleware": 760,
+}
+
+# Bounds on every crawl (journals.spiders.publisher.CrawlBounds): requests per source, letters nested in letters,
+# listing pages per letter. Hitting one is taken for a spider trap: logged, counted in journals/bounds/KIND and
+# failing the health check. A listing page whose journals are all known ends its branch (journals/repeated_listing).
+CRAWL_MAX_PAGES_PER_SITE = 50_000
+CRAWL_MAX_INDEX_DEPTH = 5
+CRAWL_MAX_LISTING_PAGES = 200
+# Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
+# older listings are read back from the page cache).
+LISTING_MEMORY_CHARS = 64 * 1024 * 1024
+
 # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
 # (journals.resume); off without JOBDIR.
 SPIDER_MIDDLEWARES = {"journals.resume.ResumeMiddleware": 50}

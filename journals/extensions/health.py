@@ -15,6 +15,8 @@ Checks, as the spider closes:
   journal stored by this crawl. One line per source, instead of its comparison with the previous crawl. Only a
   failure this run saw is named: a resumed or distributed crawl whose start request was done by an earlier run or
   another worker (Scrapy's duplicate filter drops it) reports no failed start page, only missing journals;
+- per source, whether it fell into a spider trap: a crawl bound it hit (requests per site, letter nesting,
+  listing pages per letter), as the spider records it in ``journals/traps/SOURCE``, fails the crawl;
 - every :class:`~journals.items.JournalItem` against the item schema (ISSN form and check digit, finite
   non-negative metrics): more than ``HEALTH_MAX_INVALID_ITEMS`` (a fraction, default 0) fails the crawl;
 - per source, the journals stored by this crawl against those of the previous crawl (read when the spider
@@ -50,11 +52,13 @@ from sqlalchemy.exc import SQLAlchemyError
 from journals.health import (
     CHECKED_FIELDS,
     START_FAILED_STATS,
+    TRAPS_STATS,
     Margins,
     SourceSnapshot,
     came_to_nothing,
     item_problems,
     regressions,
+    trapped,
 )
 from journals.items import JournalItem
 from journals.store import DatabaseError, database_url, engine_from_url
@@ -170,6 +174,9 @@ class HealthExtension:
             if key.startswith(START_FAILED_STATS)
         }
         reasons.extend(self._error_rate(stats.get_stats(), sum(len(value) for value in failed_starts.values())))
+        for key, bounds in sorted(stats.get_stats().items()):
+            if key.startswith(TRAPS_STATS):
+                reasons.extend(trapped(key.removeprefix(TRAPS_STATS), bounds))
         current = self._read(lambda engine: crawl_since(engine, self.started_at))
         for source in sorted(self.sources | set(current or {}) | set(failed_starts)):
             snapshot = current.get(source, SourceSnapshot()) if current is not None else None

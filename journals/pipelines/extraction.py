@@ -164,7 +164,10 @@ class ExtractionPipeline:
         item = JournalItem(
             source=pages.source,
             url=pages.url,
-            pages=[{"url": p.url, "role": p.role, "template": templates.get(p.url)} for p in pages.pages],
+            pages=[
+                *([{"url": pages.listing_url, "role": "listing", "template": None}] if pages.listing_url else []),
+                *({"url": p.url, "role": p.role, "template": templates.get(p.url)} for p in pages.pages),
+            ],
         )
         for name, found in extraction.values.items():
             item.provenance[name] = found.provenance()

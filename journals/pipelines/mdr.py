@@ -3,30 +3,50 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from typing import Any
 
 from scrapy.crawler import Crawler
 from scrapy.utils.asyncio import run_in_thread
 
+from journals.cache import cached_page_text
 from journals.items import JournalPages
+from journals.listings import RecentListings
 from journals.mdr import mine_data_regions
 from journals.mdr.listing import ListingIndex, index_listing
+
+logger = logging.getLogger(__name__)
 
 
 class MDRPipeline:
     """Fill ``listing_record`` and ``main_regions`` of :class:`JournalPages` items; other items pass through.
 
-    Mining runs in a worker thread, so the crawl never waits on it. A listing page is shared by every
-    journal it lists: it is mined once, and the result kept in an LRU of ``MDR_LISTING_CACHE_SIZE``
-    listings (concurrent items of one listing await the same mining task). Needs the asyncio reactor.
+    Mining runs in a worker thread, so the crawl never waits on it. An item names its listing page by URL: the
+    page's HTML comes from the spider's :class:`~journals.listings.RecentListings` (``recent_listings``), else
+    from the page cache (a resumed or distributed crawl); a listing found in neither gives no record (counted as
+    ``mdr/listing_unavailable``). A listing page is shared by every journal it lists: it is mined once, and the
+    result kept in an LRU of ``MDR_LISTING_CACHE_SIZE`` listings (concurrent items of one listing await the same
+    mining task). Needs the asyncio reactor.
     """
 
-    def __init__(self, k: int = 10, threshold: float = 0.3, cache_size: int = 64, main_regions: int = 3):
+    def __init__(
+        self,
+        k: int = 10,
+        threshold: float = 0.3,
+        cache_size: int = 64,
+        main_regions: int = 3,
+        *,
+        listings: RecentListings | None = None,
+        crawler: Crawler | None = None,
+    ):
         self.k = k
         self.threshold = threshold
         self.cache_size = cache_size
         self.main_regions = main_regions
+        self.listings = listings
+        """Where listing pages are read first; the crawler's spider's ``recent_listings`` when None."""
+        self.crawler = crawler
         self._listings: OrderedDict[str, asyncio.Future[ListingIndex]] = OrderedDict()
 
     @classmethod
@@ -38,32 +58,53 @@ class MDRPipeline:
             threshold=settings.getfloat("MDR_THRESHOLD", 0.3),
             cache_size=settings.getint("MDR_LISTING_CACHE_SIZE", 64),
             main_regions=settings.getint("MDR_MAIN_REGIONS", 3),
+            crawler=crawler,
         )
 
     async def process_item(self, item: Any) -> Any:
         """Mine the item's pages: the listing record of its journal, the main regions of the others."""
         if not isinstance(item, JournalPages):
             return item
+        if item.listing_url:
+            index = await self._listing_index(item.listing_url)
+            item.listing_record = index.find(item.url, item.listing_title)
         for page in item.pages:
-            if page.role == "listing":
-                index = await self._listing_index(page.url, page.html)
-                item.listing_record = index.find(item.url, item.listing_title)
-            else:
-                regions = await run_in_thread(mine_data_regions, page.html, self.k, self.threshold, False)
-                item.main_regions[page.url] = [region.parent for region in regions[: self.main_regions]]
+            regions = await run_in_thread(mine_data_regions, page.html, self.k, self.threshold, False)
+            item.main_regions[page.url] = [region.parent for region in regions[: self.main_regions]]
         return item
 
-    def _listing_index(self, url: str, html: str) -> asyncio.Future[ListingIndex]:
+    def _listing_index(self, url: str) -> asyncio.Future[ListingIndex]:
         """The (possibly still running) mining of one listing page, from the LRU or started now."""
         future = self._listings.get(url)
         if future is not None and not _failed(future):
             self._listings.move_to_end(url)
             return future
-        future = asyncio.ensure_future(run_in_thread(index_listing, html, url, self.k, self.threshold))
+        future = asyncio.ensure_future(self._mine_listing(url))
         self._listings[url] = future
         while len(self._listings) > self.cache_size:
             self._listings.popitem(last=False)
         return future
+
+    async def _mine_listing(self, url: str) -> ListingIndex:
+        """Mine the listing page at ``url`` in a worker thread; an empty index when the page is nowhere."""
+        html = self._listing_html(url)
+        if html is None:
+            logger.warning("Listing page %s is neither in memory nor in the page cache: no listing record", url)
+            if self.crawler is not None and self.crawler.stats is not None:
+                self.crawler.stats.inc_value("mdr/listing_unavailable")
+            return ListingIndex()
+        return await run_in_thread(index_listing, html, url, self.k, self.threshold)
+
+    def _listing_html(self, url: str) -> str | None:
+        """The listing page's HTML: from memory, else from the page cache (one short read on the reactor thread,
+        where Scrapy calls the cache too)."""
+        listings = self.listings
+        if listings is None and self.crawler is not None:
+            listings = getattr(self.crawler.spider, "recent_listings", None)
+        html = listings.get(url) if listings is not None else None
+        if html is None and self.crawler is not None:
+            html = cached_page_text(self.crawler, url)
+        return html
 
 
 def _failed(future: asyncio.Future[Any]) -> bool:

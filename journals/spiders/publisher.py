@@ -6,20 +6,35 @@ It uses no site-specific XPath: :mod:`journals.navigation` classifies each page'
 
 from __future__ import annotations
 
+import asyncio
 import json
 import pkgutil
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 from urllib.parse import urlsplit
 
 import scrapy
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 
 from journals.decoding import decode_html, looks_binary
-from journals.entries import ListingMemory, find_journal_list
-from journals.health import START_FAILED_STATS
+from journals.entries import EntryGroup, ListingMemory, find_journal_list
+from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
+from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import Anchor, PageLinks, page_links
+from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+T = TypeVar("T")
+LISTING_TITLE_LIMIT = 500
+"""Characters of an entry's anchor text a journal request carries (its title when the listing is gone)."""
 
 
 def site_profiles() -> dict[str, dict[str, Any]]:
@@ -35,9 +50,18 @@ def index_letter(anchor_text: str) -> str:
     return first if "A" <= first <= "Z" else "0-9"
 
 
-def site_host(url: str) -> str:
-    """The host a URL's site is known by: ``www.example.org`` and ``example.org`` are one site."""
-    return (urlsplit(url).hostname or "").removeprefix("www.")
+def _read_page(body: bytes, content_type: str, url: str) -> tuple[tuple[str, str], PageLinks]:
+    """A page's text and encoding (:func:`~journals.decoding.decode_html`) and its links."""
+    decoded = decode_html(body, content_type)
+    return decoded, page_links(decoded[0], url)
+
+
+def _read_index(
+    body: bytes, content_type: str, url: str, memory: ListingMemory, letter: str | None
+) -> tuple[IndexPage, str]:
+    """An index page read and its journal list found (``memory`` is read and updated), and its encoding."""
+    (text, encoding), links = _read_page(body, content_type, url)
+    return IndexPage(text, links, find_journal_list(links.content, memory, letter)), encoding
 
 
 def source_name(start_url: str) -> str:
@@ -49,11 +73,66 @@ def source_name(start_url: str) -> str:
     return parts.hostname or start_url
 
 
+@dataclass
+class SiteState:
+    """What the spider keeps per source: its scope, its listing memory, and its counts against the bounds."""
+
+    scope: SiteScope
+    memory: ListingMemory = field(default_factory=ListingMemory)
+    requests: int = 0
+    """Requests made for the source so far (every kind)."""
+    listing_pages: Counter[str] = field(default_factory=Counter)
+    """Listing pages requested per A–Z letter (``""`` for the start page's own pages)."""
+    bounds_hit: set[str] = field(default_factory=set)
+    """Bounds this source hit (each logged and recorded once)."""
+
+
+@dataclass(frozen=True)
+class CrawlBounds:
+    """The limits that end every crawl, traps included (settings ``CRAWL_MAX_*``)."""
+
+    pages_per_site: int = 50_000
+    """Requests per source, every kind (``CRAWL_MAX_PAGES_PER_SITE``)."""
+    index_depth: int = 5
+    """Letter and browse hops below the start page, pagination not counted (``CRAWL_MAX_INDEX_DEPTH``): letters
+    nested in letters beyond it are a trap."""
+    listing_pages: int = 200
+    """Listing pages per letter, pagination included (``CRAWL_MAX_LISTING_PAGES``)."""
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> CrawlBounds:
+        """The bounds the settings ask for, the defaults otherwise."""
+        return cls(
+            pages_per_site=settings.getint("CRAWL_MAX_PAGES_PER_SITE", cls.pages_per_site),
+            index_depth=settings.getint("CRAWL_MAX_INDEX_DEPTH", cls.index_depth),
+            listing_pages=settings.getint("CRAWL_MAX_LISTING_PAGES", cls.listing_pages),
+        )
+
+
+@dataclass
+class IndexPage:
+    """What the analysis of an index page found: its text, its links and its journal list."""
+
+    text: str
+    links: PageLinks
+    group: EntryGroup | None
+
+
 class PublisherSpider(scrapy.Spider):
     """Crawl any site that lists its journals under A–Z links.
 
     Arguments: ``start_url`` (one site) or ``start_urls`` (comma-separated, one source each); ``source`` names
     the source when there is one start URL (default: from the URL).
+
+    Pages are analysed (decoded, their links classified, their journal list found) in one worker thread, one page
+    at a time: a page of 200,000 anchors never blocks the reactor, and only one such page is analysed at once.
+    Every URL is requested in its :func:`~journals.scope.canonical_url` form, once. A journal's request names its
+    listing page by URL (kept in :attr:`recent_listings` and the page cache), never carries a copy of it.
+
+    Bounds (:class:`CrawlBounds`): requests per source, letter nesting, listing pages per letter. A listing page
+    whose journals are all known already (endless "Next" pages repeating a list, calendars) ends its branch;
+    pagination is followed only from pages that list journals. A bound hit is logged once, counted in
+    ``journals/bounds/KIND`` and recorded in ``journals/traps/SOURCE``, which fails the health check.
     """
 
     name = "publisher"
@@ -64,11 +143,29 @@ class PublisherSpider(scrapy.Spider):
         self, start_url: str | None = None, start_urls: str | None = None, source: str | None = None, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
-        urls = self.check_arguments(start_url=start_url, start_urls=start_urls)
+        urls = [canonical_url(url) for url in self.check_arguments(start_url=start_url, start_urls=start_urls)]
         self.seed_urls = urls
         self._requested: set[str] = set(urls)
         self.source_override = source if len(urls) == 1 else None
-        self._listing_memory: dict[str, ListingMemory] = {}
+        self.sites: dict[str, SiteState] = {}
+        for url in urls:
+            state = self.sites.get(self.source_for(url))
+            if state is None:
+                self.sites[self.source_for(url)] = SiteState(SiteScope([url], self.extra_hosts()))
+            else:
+                state.scope.add(url)
+        self.recent_listings = RecentListings()
+        """The listing pages journal requests refer to (the MDR pipeline reads them)."""
+        self.bounds = CrawlBounds()
+        self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-analysis")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        """The spider, with the crawl's bounds and listing memory size from its settings."""
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.bounds = CrawlBounds.from_settings(crawler.settings)
+        spider.recent_listings = RecentListings(crawler.settings.getint("LISTING_MEMORY_CHARS", DEFAULT_MAX_CHARS))
+        return spider
 
     @classmethod
     def check_arguments(cls, start_url: str | None = None, start_urls: str | None = None, **_: Any) -> list[str]:
@@ -79,9 +176,8 @@ class PublisherSpider(scrapy.Spider):
         if not urls:
             urls = [cls.default_start_url()]
         for url in urls:
-            parts = urlsplit(url)
-            if parts.scheme not in ("http", "https") or not parts.hostname:
-                raise ValueError(f"start_url must be an absolute http(s) URL, got {url!r}")
+            if Origin.of(url) is None:
+                raise ValueError(f"start_url must be an absolute http(s) URL with a valid port, got {url!r}")
         return urls
 
     @classmethod
@@ -93,58 +189,120 @@ class PublisherSpider(scrapy.Spider):
         """The source name of the records found from ``start_url``."""
         return self.source_override or source_name(start_url)
 
-    def allowed_hosts(self, start_url: str) -> set[str]:
-        """Hosts the crawl from ``start_url`` may follow links to."""
-        return {site_host(start_url)}
+    def extra_hosts(self) -> list[str]:
+        """Hosts besides the start URL's that the site keeps its pages on (none for the generic spider)."""
+        return []
+
+    def request_in_scope(self, request: scrapy.Request) -> bool:
+        """Whether ``request`` may be sent (:class:`journals.offsite.ScopeMiddleware` asks, for every request,
+        redirect and meta refresh): on its source's site, or on the origin of the listed journal it was made
+        for. A request of no source (robots.txt) may go to any source's site. A start page may redirect
+        anywhere (a publisher moving its list to another host; its address is still checked): where it lands is
+        then the site."""
+        origin = Origin.of(request.url)
+        if origin is None:
+            return False
+        if request.meta.get("start_page") or str(origin) == request.meta.get("journal_origin"):
+            return True
+        state = self.sites.get(request.meta.get("source", ""))
+        states = [state] if state is not None else self.sites.values()
+        return any(s.scope.allows_origin(origin) for s in states)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        """One request per start URL, carrying its source and scope."""
+        """One request per start URL, carrying its source."""
         for url in self.seed_urls:
-            scope = {"source": self.source_for(url), "hosts": sorted(self.allowed_hosts(url))}
+            source = self.source_for(url)
+            self.sites[source].requests += 1
             yield scrapy.Request(
                 url,
                 callback=self.parse_start,
-                cb_kwargs={"scope": scope, "depth": 0},
+                cb_kwargs={"depth": 0},
                 errback=self.start_failed,
-                meta={"source": scope["source"]},
+                meta={"source": source, "index_depth": 0, "start_page": True},
             )
 
-    def _read(self, response: Response) -> tuple[str, PageLinks] | None:
-        """The page's text (decoded even when its charset is missing or wrong) and its links; None if binary."""
+    def closed(self, reason: str) -> None:
+        """Stop the page-analysis thread."""
+        self._analysis.shutdown(wait=False, cancel_futures=True)
+
+    async def _analyse(self, function: Callable[..., T], *args: Any) -> T:
+        """Run ``function(*args)`` in the page-analysis thread."""
+        return await asyncio.wrap_future(self._analysis.submit(function, *args))
+
+    def _readable(self, response: Response) -> bool:
+        """Whether the response is a text page, not binary (logged and counted when it is)."""
+        if isinstance(response, TextResponse) and not looks_binary(response.body):
+            return True
         content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-        if not isinstance(response, TextResponse) or looks_binary(response.body):
-            self.logger.warning("Skipping binary response %s (%s)", response.url, content_type or "no type")
-            self.crawler.stats.inc_value("journals/skipped_binary")
+        self.logger.warning("Skipping binary response %s (%s)", response.url, content_type or "no type")
+        self.crawler.stats.inc_value("journals/skipped_binary")
+        return False
+
+    async def _read(self, response: Response) -> tuple[str, PageLinks] | None:
+        """The page's text (decoded even when its charset is missing or wrong) and its links; None if binary."""
+        if not self._readable(response):
             return None
-        text, encoding = decode_html(response.body, content_type)
+        content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+        (text, encoding), links = await self._analyse(_read_page, response.body, content_type, response.url)
+        self._page_read(response, encoding, links)
+        return text, links
+
+    def _page_read(self, response: Response, encoding: str, links: PageLinks) -> None:
+        """Count what reading a page found out of the ordinary."""
         if encoding != response.encoding:
             self.crawler.stats.inc_value("journals/encoding_corrected")
-        return text, page_links(text, response.url)
 
-    def _in_scope(self, url: str, scope: dict[str, Any]) -> bool:
-        return site_host(url) in scope["hosts"]
-
-    def _new(self, url: str, scope: dict[str, Any] | None) -> bool:
-        """Whether to follow ``url``: in scope (unless ``scope`` is None) and not yet requested by this spider.
+    def _new(self, url: str) -> bool:
+        """Whether ``url`` (canonical) was not requested by this spider yet; it is from now on.
 
         Every listing page links all 27 letters again; Scrapy's duplicate filter would drop those requests, but
         only after each went through the spider middlewares and a task of its own (a third of a cache replay's
         time, measured with pyinstrument), so the spider drops them first.
         """
-        if url in self._requested or (scope is not None and not self._in_scope(url, scope)):
+        if url in self._requested:
             return False
         self._requested.add(url)
         return True
 
-    def parse_start(self, response: Response, scope: dict[str, Any], depth: int) -> Iterator[scrapy.Request]:
-        """The start page, or a page its "Browse journals A–Z" link led to: an index page that may be the list."""
-        yield from self.parse_index(response, scope, depth)
+    def _within(self, source: str, kind: str, allowed: bool, url: str) -> bool:
+        """``allowed``, and when not, the bound ``kind`` is hit: counted, and logged and recorded once per source."""
+        if allowed:
+            return True
+        self.crawler.stats.inc_value(f"journals/bounds/{kind}")
+        state = self.sites[source]
+        if kind not in state.bounds_hit:
+            state.bounds_hit.add(kind)
+            self.logger.warning(
+                "Crawl bound %s hit on %s at %s: not following further (a spider trap?)", kind, source, url
+            )
+            key = f"{TRAPS_STATS}{source}"
+            record = {"kind": kind, "url": url}
+            self.crawler.stats.set_value(key, [*(self.crawler.stats.get_value(key) or []), record])
+        return False
 
-    def parse_listing(self, response: Response, scope: dict[str, Any]) -> Iterator[scrapy.Request]:
+    def _count_request(self, source: str, url: str) -> bool:
+        """Count one more request of ``source``; False when it would pass the bound of requests per site."""
+        state = self.sites[source]
+        if not self._within(source, "pages_per_site", state.requests < self.bounds.pages_per_site, url):
+            return False
+        state.requests += 1
+        return True
+
+    def parse_start(self, response: Response, depth: int) -> AsyncIterator[scrapy.Request]:
+        """The start page, or a page its "Browse journals A–Z" link led to: an index page that may be the list.
+
+        A start page that redirected to another origin puts that origin in the site's scope."""
+        scope = self.sites[response.meta["source"]].scope
+        if response.meta.get("start_page") and not scope.allows(response.url):
+            self.logger.info("Start page moved to %s: that site is in scope", response.url)
+            scope.add(response.url)
+        return self.parse_index(response, depth)
+
+    def parse_listing(self, response: Response) -> AsyncIterator[scrapy.Request]:
         """A letter's listing or one of its pages."""
-        yield from self.parse_index(response, scope, None)
+        return self.parse_index(response, None)
 
-    def parse_index(self, response: Response, scope: dict[str, Any], depth: int | None) -> Iterator[scrapy.Request]:
+    async def parse_index(self, response: Response, depth: int | None) -> AsyncIterator[scrapy.Request]:
         """An index page: follow its letters and pages, request its journal entries, or hop to the A–Z page.
 
         ``depth`` counts the browse hops taken from the start page; None for pages reached by a letter or a page
@@ -152,110 +310,152 @@ class PublisherSpider(scrapy.Spider):
         would filter is read where it is. On a start page that has letters, the entries are read only when they
         surely are a journal list (a home page's boxes are not).
         """
-        page = self._read(response)
-        if page is None:
+        if not self._readable(response):
             return
-        text, links = page
+        source = response.meta["source"]
+        state = self.sites[source]
         letter = response.meta.get("letter")
-        letters = [a for a in links.letters if self._in_scope(a.url, scope)]
-        for anchor in letters + links.pages:
-            if self._new(anchor.url, scope):
-                yield response.follow(
-                    anchor.url,
-                    self.parse_listing,
-                    cb_kwargs={"scope": scope},
-                    errback=self.request_failed,
-                    meta={
-                        "source": scope["source"],
-                        "letter": letter if anchor in links.pages else index_letter(anchor.text),
-                    },
-                )
-        group = find_journal_list(links.content, self._memory(scope["source"]), letter)
+        content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+        page, encoding = await self._analyse(
+            _read_index, response.body, content_type, response.url, state.memory, letter
+        )
+        self._page_read(response, encoding, page.links)
+        links, group = page.links, page.group
+        letters = [a for a in links.letters if state.scope.allows(a.url)]
         entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
+        new_entries = [a for a in entries if canonical_url(a.url) not in self._requested]
+        index_depth = response.meta.get("index_depth", 0)
+        for anchor in letters:
+            if request := self._follow_index(response, anchor, index_letter(anchor.text), index_depth + 1):
+                yield request
+        if entries and not new_entries:
+            self.crawler.stats.inc_value("journals/repeated_listing")
+            self.logger.debug("Every journal of %s is known already: not following its pages", response.url)
+        elif entries or depth is not None:
+            for anchor in links.pages:
+                if request := self._follow_index(response, anchor, letter, index_depth):
+                    yield request
         if entries:
             self.crawler.stats.inc_value("journals/listing_pages")
-            listing = FetchedPage(url=response.url, html=text, role="listing", from_cache="cached" in response.flags)
-            yield from self._journal_requests(response, entries, listing, scope)
-        if letters or entries or depth is None:
-            return
-        if depth < self.max_browse_depth:
-            for anchor in links.browse:
-                if self._new(anchor.url, scope):
-                    yield response.follow(
-                        anchor.url,
-                        self.parse_start,
-                        cb_kwargs={"scope": scope, "depth": depth + 1},
-                        errback=self.request_failed,
-                        meta={"source": scope["source"]},
-                    )
+            self.recent_listings.keep(response.url, page.text)
+            for request in self._journal_requests(response, new_entries):
+                yield request
+        if not (letters or entries or depth is None):
+            for request in self._browse_hops(response, links, depth):
+                yield request
+
+    def _browse_hops(self, response: Response, links: PageLinks, depth: int) -> Iterator[scrapy.Request]:
+        """From a start page with no letters and no list: its "Browse journals A–Z" links, up to the browse
+        depth."""
+        source = response.meta["source"]
         if not links.browse:
             self.logger.warning("No journal list, A–Z letters or browse link on the start page %s", response.url)
+        if depth >= self.max_browse_depth:
+            return
+        for anchor in links.browse:
+            url = canonical_url(anchor.url)
+            if self.sites[source].scope.allows(url) and self._new(url) and self._count_request(source, url):
+                yield response.follow(
+                    url,
+                    self.parse_start,
+                    cb_kwargs={"depth": depth + 1},
+                    errback=self.request_failed,
+                    meta={"source": source, "index_depth": response.meta.get("index_depth", 0) + 1},
+                )
 
-    def _memory(self, source: str) -> ListingMemory:
-        """What the source's earlier listing pages showed."""
-        return self._listing_memory.setdefault(source, ListingMemory())
+    def _follow_index(
+        self, response: Response, anchor: Anchor, letter: str | None, index_depth: int
+    ) -> scrapy.Request | None:
+        """A request for a letter's listing or one of its pages; None when known, out of scope or out of bounds."""
+        source = response.meta["source"]
+        state = self.sites[source]
+        url = canonical_url(anchor.url)
+        if not state.scope.allows(url) or url in self._requested:
+            return None
+        if not self._within(source, "index_depth", index_depth <= self.bounds.index_depth, url):
+            return None
+        key = letter or ""
+        if not self._within(source, "listing_pages", state.listing_pages[key] < self.bounds.listing_pages, url):
+            return None
+        if not (self._new(url) and self._count_request(source, url)):
+            return None
+        state.listing_pages[key] += 1
+        return response.follow(
+            url,
+            self.parse_listing,
+            errback=self.request_failed,
+            meta={"source": source, "letter": letter, "index_depth": index_depth},
+        )
 
-    def _journal_requests(
-        self, response: Response, entries: list[Anchor], listing: FetchedPage, scope: dict[str, Any]
-    ) -> Iterator[scrapy.Request]:
-        """A request per journal entry of a listing.
+    def _journal_requests(self, response: Response, entries: list[Anchor]) -> Iterator[scrapy.Request]:
+        """A request per journal entry of a listing, naming the listing page by URL.
 
-        The list is the publisher's word on which journals are its own: an entry on another host (an imprint's
-        site) is followed too, with its own host as the scope of its metrics hop, unless
-        ``FOLLOW_LISTED_JOURNAL_HOSTS`` is off. Letters, pages and browse hops never leave the start site.
+        The list is the publisher's word on which journals are its own: an entry on a sister site (another host
+        name on a default port, :func:`~journals.scope.may_be_sister_site`) is followed too, that origin being
+        in scope for its request, its redirects and its metrics hop only, unless ``FOLLOW_LISTED_JOURNAL_HOSTS``
+        is off. Letters, pages and browse hops never leave the start site.
         """
+        source = response.meta["source"]
+        scope = self.sites[source].scope
         other_hosts = self.settings.getbool("FOLLOW_LISTED_JOURNAL_HOSTS", True)
         for anchor in entries:
-            if not self._new(anchor.url, None if other_hosts else scope):
+            url = canonical_url(anchor.url)
+            meta: dict[str, Any] = {"source": source}
+            if not scope.allows(url):
+                if not (other_hosts and may_be_sister_site(url)):
+                    continue
+                meta["journal_origin"] = str(Origin.of(url))
+            if not (self._new(url) and self._count_request(source, url)):
                 continue
             yield response.follow(
-                anchor.url,
+                url,
                 self.parse_journal,
-                cb_kwargs={"scope": scope, "listing": listing, "listing_title": anchor.text},
+                cb_kwargs={"listing_url": response.url, "listing_title": anchor.text[:LISTING_TITLE_LIMIT]},
                 errback=self.request_failed,
-                meta={"source": scope["source"]},
+                meta=meta,
             )
 
-    def parse_journal(
-        self, response: Response, scope: dict[str, Any], listing: FetchedPage, listing_title: str
-    ) -> Iterator[scrapy.Request | JournalPages]:
+    async def parse_journal(
+        self, response: Response, listing_url: str, listing_title: str
+    ) -> AsyncIterator[scrapy.Request | JournalPages]:
         """A journal's home page: hop to its metrics page when it links one, else yield the journal."""
-        page = self._read(response)
+        page = await self._read(response)
         if page is None:
             return
         text, links = page
+        source = response.meta["source"]
         item = JournalPages(
-            source=scope["source"],
+            source=source,
             url=response.url,
-            listing_url=listing.url,
+            listing_url=listing_url,
             listing_title=listing_title,
-            pages=[
-                listing,
-                FetchedPage(url=response.url, html=text, role="home", from_cache="cached" in response.flags),
-            ],
+            pages=[FetchedPage(url=response.url, html=text, role="home", from_cache="cached" in response.flags)],
         )
-        journal_host = site_host(response.url)
+        here = Origin.of(response.url)
         hops = [
-            a
-            for a in links.metrics
-            if (self._in_scope(a.url, scope) or site_host(a.url) == journal_host) and a.url != response.url
+            url
+            for url in (canonical_url(a.url) for a in links.metrics)
+            if url != canonical_url(response.url) and (self.sites[source].scope.allows(url) or Origin.of(url) == here)
         ]
-        if hops:
+        if hops and self._count_request(source, hops[0]):
+            meta = {"source": source}
+            if here is not None and not self.sites[source].scope.allows_origin(here):
+                meta["journal_origin"] = str(here)
             yield response.follow(
-                hops[0].url,
+                hops[0],
                 self.parse_metrics,
                 cb_kwargs={"item": item},
                 errback=self.metrics_failed,
                 dont_filter=True,
-                meta={"source": scope["source"]},
+                meta=meta,
             )
         else:
             self.crawler.stats.inc_value("journals/journal_pages")
             yield item
 
-    def parse_metrics(self, response: Response, item: JournalPages) -> Iterator[JournalPages]:
+    async def parse_metrics(self, response: Response, item: JournalPages) -> AsyncIterator[JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal."""
-        page = self._read(response)
+        page = await self._read(response)
         if page is not None:
             item.pages.append(
                 FetchedPage(url=response.url, html=page[0], role="metrics", from_cache="cached" in response.flags)
@@ -284,8 +484,15 @@ class PublisherSpider(scrapy.Spider):
         self.crawler.stats.set_value(key, [*(self.crawler.stats.get_value(key) or []), record])
 
     def _count_failure(self, failure: Any) -> str:
-        """Count a failed page by cause and source, log it once; return the cause (``http_404``, an error name)."""
+        """Count a failed page by cause and source, log it once; return the cause (``http_404``, an error name).
+
+        A request refused on purpose (``IgnoreRequest``: out of scope, robots.txt) is no failed page: it is
+        counted and logged where it was refused.
+        """
         error = failure.value
+        if failure.check(IgnoreRequest) and getattr(error, "response", None) is None:
+            self.logger.debug("Request refused (%s): %s", error, failure.request.url)
+            return type(error).__name__
         response = getattr(error, "response", None)
         cause = f"http_{response.status}" if response is not None else type(error).__name__
         self.crawler.stats.inc_value(f"journals/failed_pages/{cause}")
@@ -316,7 +523,6 @@ class SiteSpider(PublisherSpider):
         """Records are always named after the publisher, on its real site or its sandbox twin."""
         return self.name
 
-    def allowed_hosts(self, start_url: str) -> set[str]:
-        """The start URL's host and the hosts the real site keeps journal pages on."""
-        extra = site_profiles()[self.name].get("allowed_hosts", [])
-        return super().allowed_hosts(start_url) | {host.removeprefix("www.") for host in extra}
+    def extra_hosts(self) -> list[str]:
+        """The hosts the real site keeps journal pages on, besides its start URL's."""
+        return list(site_profiles()[self.name].get("allowed_hosts", []))

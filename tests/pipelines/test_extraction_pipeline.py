@@ -44,13 +44,12 @@ def _pages(n: int) -> JournalPages:
         "</main><aside><p>Impact Factor: 9.999</p></aside></body></html>"
     )
     url = f"https://example.org/j/{n}"
-    listing = FetchedPage(url="https://example.org/az/j", html="<html></html>", role="listing")
     return JournalPages(
         source="site",
         url=url,
-        listing_url=listing.url,
+        listing_url="https://example.org/az/j",
         listing_title=f"Journal {n}",
-        pages=[listing, FetchedPage(url=url, html=home, role="home")],
+        pages=[FetchedPage(url=url, html=home, role="home")],
     )
 
 

@@ -10,11 +10,16 @@ from scrapy.utils.test import get_crawler
 
 import journals.pipelines.mdr as mdr_pipeline
 from journals.items import FetchedPage, JournalItem, JournalPages
+from journals.listings import RecentListings
 from journals.pipelines.mdr import MDRPipeline
 
 LISTING_URL = "https://publisher.example/journals/a-z"
-ENTRIES = [("Acta Example", "/j/acta", "1234-5678"), ("Annals of Tests", "/j/annals", "2049-363X"),
-           ("Archive of Things", "/j/archive", "0000-0019"), ("Atlas Review", "/j/atlas", "1111-2222")]
+ENTRIES = [
+    ("Acta Example", "/j/acta", "1234-5678"),
+    ("Annals of Tests", "/j/annals", "2049-363X"),
+    ("Archive of Things", "/j/archive", "0000-0019"),
+    ("Atlas Review", "/j/atlas", "1111-2222"),
+]
 LISTING = (
     "<html><body><nav><ul><li><a href='/'>Home</a></li><li><a href='/about'>About</a></li></ul></nav>"
     "<ul class='journals'>"
@@ -31,18 +36,24 @@ HOME = (
 )
 
 
-def _item(title: str, link: str, listing_html: str = LISTING) -> JournalPages:
+def _item(title: str, link: str, listing_url: str = LISTING_URL) -> JournalPages:
     url = "https://publisher.example" + link
     return JournalPages(
         source="example",
         url=url,
-        listing_url=LISTING_URL,
+        listing_url=listing_url,
         listing_title=title,
-        pages=[
-            FetchedPage(url=LISTING_URL, html=listing_html, role="listing"),
-            FetchedPage(url=url, html=HOME, role="home"),
-        ],
+        pages=[FetchedPage(url=url, html=HOME, role="home")],
     )
+
+
+def _pipeline(**kwargs) -> MDRPipeline:
+    """A pipeline reading the listing pages from memory, as in a crawl."""
+    listings = RecentListings()
+    listings.keep(LISTING_URL, LISTING)
+    for n in range(4):
+        listings.keep(f"{LISTING_URL}?page={n}", LISTING)
+    return MDRPipeline(listings=listings, **kwargs)
 
 
 def test_from_crawler_reads_settings():
@@ -53,7 +64,7 @@ def test_from_crawler_reads_settings():
 
 @deferred_f_from_coro_f
 async def test_listing_record_and_main_regions():
-    item = await MDRPipeline().process_item(_item("Annals of Tests", "/j/annals"))
+    item = await _pipeline().process_item(_item("Annals of Tests", "/j/annals"))
     assert item.listing_record["title"] == "Annals of Tests"
     assert item.listing_record["link"] == "https://publisher.example/j/annals"
     assert item.listing_record["issns"] == ["2049-363X"]
@@ -71,7 +82,7 @@ async def test_each_listing_is_mined_once_off_the_reactor_thread(monkeypatch):
         return original(*args, **kwargs)
 
     monkeypatch.setattr(mdr_pipeline, "index_listing", counting)
-    pipeline = MDRPipeline()
+    pipeline = _pipeline()
     items = [_item(title, link) for title, link, _ in ENTRIES]
     done = await asyncio.gather(*(pipeline.process_item(item) for item in items))
     assert [item.listing_record["title"] for item in done] == [title for title, _, _ in ENTRIES]
@@ -81,18 +92,18 @@ async def test_each_listing_is_mined_once_off_the_reactor_thread(monkeypatch):
 
 @deferred_f_from_coro_f
 async def test_listing_cache_is_bounded():
-    pipeline = MDRPipeline(cache_size=2)
+    pipeline = _pipeline(cache_size=2)
     for n in range(4):
-        item = _item("Acta Example", "/j/acta")
-        item.pages[0].url = f"{LISTING_URL}?page={n}"
-        await pipeline.process_item(item)
+        await pipeline.process_item(_item("Acta Example", "/j/acta", f"{LISTING_URL}?page={n}"))
     assert list(pipeline._listings) == [f"{LISTING_URL}?page=2", f"{LISTING_URL}?page=3"]
 
 
 @deferred_f_from_coro_f
 async def test_unlisted_journal_and_other_items_pass():
-    item = await MDRPipeline().process_item(_item("Unknown", "/j/unknown"))
+    item = await _pipeline().process_item(_item("Unknown", "/j/unknown"))
     assert item.listing_record == {}
+    gone = await _pipeline().process_item(_item("Acta Example", "/j/acta", "https://publisher.example/gone"))
+    assert gone.listing_record == {}, "a listing in neither memory nor the page cache gives no record"
     other = JournalItem(source="example", url="https://publisher.example/j/x")
     assert await MDRPipeline().process_item(other) is other
     assert await MDRPipeline().process_item({"a": 1}) == {"a": 1}

@@ -41,7 +41,14 @@ def test_site_spider_runs_on_its_sandbox_twin(spider: str, sandbox: RunningSandb
 
 def test_bad_arguments_are_one_line_errors(tmp_path: Path) -> None:
     for args, message in (
-        (["publisher", "-a", "start_url=not a url"], "start_url must be an absolute http(s) URL, got 'not a url'"),
+        (
+            ["publisher", "-a", "start_url=not a url"],
+            "start_url must be an absolute http(s) URL with a valid port, got 'not a url'",
+        ),
+        (
+            ["publisher", "-a", "start_url=http://x.org:99999/"],
+            "start_url must be an absolute http(s) URL with a valid port, got 'http://x.org:99999/'",
+        ),
         (["publisher"], "the publisher spider needs -a start_url=URL"),
         (["no-such-spider"], "no spider named 'no-such-spider'"),
         (["elsevier", "-s", "DATABASE_URL=nosuchdb://x"], "cannot use DATABASE_URL nosuchdb://x"),
