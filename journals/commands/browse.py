@@ -72,8 +72,8 @@ class Command(ScrapyCommand):
         """Create the views, then serve until interrupted."""
         if args:
             raise UsageError("scrapy browse takes no positional arguments")
-        url = database_url(self.settings)
         try:
+            url = database_url(self.settings)
             engine = engine_from_url(url)
             create_schema(engine)
             views = create_views(engine)
