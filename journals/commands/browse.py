@@ -4,17 +4,24 @@ Creates the browsing views (:mod:`journals.store.views`) first, then runs ``data
 ``settings/datasette.json`` (titles, facets, column descriptions and units, canned queries) until interrupted.
 Datasette reads SQLite only: a PostgreSQL database is first copied into the SQLite file ``--snapshot``
 (:mod:`journals.store.snapshot`), which is served instead. ``--views-only`` creates the views and stops.
+
+The metadata file lives in a private temporary directory (``tempfile.TemporaryDirectory``: a fresh name, mode 0700)
+that is removed when Datasette stops, so no fixed path in ``/tmp`` is ever written or followed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import pkgutil
+import signal
+import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
@@ -65,8 +72,8 @@ class Command(ScrapyCommand):
         """Create the views, then serve until interrupted."""
         if args:
             raise UsageError("scrapy browse takes no positional arguments")
-        url = database_url(self.settings)
         try:
+            url = database_url(self.settings)
             engine = engine_from_url(url)
             create_schema(engine)
             views = create_views(engine)
@@ -90,13 +97,48 @@ class Command(ScrapyCommand):
             snapshot.dispose()
             print(f"snapshot: {database} ({sum(copied.values())} rows copied)")
         engine.dispose()
-        # One metadata file per served file name, rewritten each time: nothing piles up in the temp directory.
-        metadata = Path(tempfile.gettempdir()) / f"journals-datasette-{database.stem}.json"
-        metadata.write_text(json.dumps(datasette_metadata(database.stem)), encoding="utf-8")
         sys.stdout.flush()
-        # Datasette replaces this process, so that Ctrl-C and SIGTERM reach the server itself.
-        command = datasette_command(database, metadata, opts.port)
-        os.execv(command[0], command)
+        with private_metadata(database.stem) as metadata:
+            self.exitcode = serve(datasette_command(database, metadata, opts.port))
+
+
+@contextmanager
+def private_metadata(database_name: str) -> Iterator[Path]:
+    """The Datasette metadata for ``database_name`` written in a fresh private directory, removed on exit."""
+    with tempfile.TemporaryDirectory(prefix="journals-browse-") as private:
+        metadata = Path(private) / "metadata.json"
+        metadata.write_text(json.dumps(datasette_metadata(database_name)), encoding="utf-8")
+        yield metadata
+
+
+def serve(command: list[str]) -> int:
+    """Run ``command`` until it exits and return a shell-style exit status.
+
+    Datasette runs as a child, not in place of this process (``execv``), so that the metadata directory can be
+    removed after it. Ctrl-C in a terminal reaches both processes; a SIGINT, SIGTERM or SIGHUP sent to this process
+    alone is passed on as SIGTERM (a graceful stop, harmless when the child got the signal too), and a second
+    one as SIGKILL.
+    """
+    process = subprocess.Popen(command)
+    signals = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    received = 0
+
+    def stop_child(signum: int, frame: FrameType | None) -> None:
+        nonlocal received
+        received += 1
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM if received == 1 else signal.SIGKILL)
+
+    previous = {signum: signal.signal(signum, stop_child) for signum in signals}
+    try:
+        status = process.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if process.poll() is None:  # left by an exception of our own: never leave a server behind
+            process.kill()
+            process.wait()
+    return status if status >= 0 else 128 - status
 
 
 def datasette_metadata(database_name: str) -> dict[str, Any]:

@@ -1,14 +1,17 @@
-"""``scrapy integrate [-O integrated.csv|json] [--truth truth.json]``: integrate the crawled sources.
+"""``scrapy integrate [-O integrated.csv|json|jsonl] [--truth truth.json]``: integrate the crawled sources.
 
 Reads every source's attribute rows (and, for label-less sources, their cached pages) from ``DATABASE_URL``,
 links journals, maps attributes, fuses values, writes ``integrated_journals``, ``integrated_members``,
 ``integrated_values`` and ``mappings`` back, exports one row per journal and prints a summary.
+
+The export goes through the item exporter that a crawl's feed would use for the same file extension
+(``FEED_EXPORTERS`` over ``FEED_EXPORTERS_BASE``), so ``.csv`` gets the project's formula-defusing
+:class:`~journals.exporters.FlatCsvItemExporter`, and ``.json``/``.jsonl`` Scrapy's JSON exporters.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from pathlib import Path
@@ -16,6 +19,11 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
+from scrapy.exporters import BaseItemExporter
+from scrapy.settings import BaseSettings
+from scrapy.utils.conf import feed_complete_default_values_from_settings
+from scrapy.utils.misc import load_object
+from scrapy.utils.python import without_none_values
 
 from journals.integration.evaluation import EVALUATED, evaluate, label_vocabulary
 from journals.integration.fusion import conflicts
@@ -35,7 +43,7 @@ class Command(ScrapyCommand):
 
     def syntax(self) -> str:
         """Usage line."""
-        return "[-O integrated.csv|integrated.json] [--truth truth.json]"
+        return "[-O integrated.csv|integrated.json|integrated.jsonl] [--truth truth.json]"
 
     def short_desc(self) -> str:
         """One line for ``scrapy -h``."""
@@ -44,15 +52,20 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """``-O`` export file and ``--truth`` sandbox truth to score against."""
         super().add_options(parser)
-        parser.add_argument("-O", "--output", dest="output", help="export the integrated table (.csv or .json)")
+        parser.add_argument(
+            "-O",
+            "--output",
+            dest="output",
+            help="export the integrated table (.csv, .json, .jsonl: any format of FEED_EXPORTERS)",
+        )
         parser.add_argument("--truth", help="score against a sandbox truth.json and print the figures")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Load, integrate, store, export, summarise."""
         if args:
             raise UsageError("scrapy integrate takes no positional arguments")
-        if opts.output and Path(opts.output).suffix not in (".csv", ".json"):
-            raise UsageError("-O must name a .csv or .json file")
+        if opts.output:
+            exporter_for(Path(opts.output), self.settings)  # an unknown extension fails before any work
         try:
             engine = engine_from_url(database_url(self.settings))
             create_schema(engine)
@@ -63,7 +76,7 @@ class Command(ScrapyCommand):
         save_integration(engine, result, inputs.journal_ids)
         engine.dispose()
         if opts.output:
-            export(result, Path(opts.output))
+            export(table_rows(result), Path(opts.output), self.settings)
         print(summary(result, inputs.candidate_sources))
         if opts.truth:
             truth = json.loads(Path(opts.truth).read_text(encoding="utf-8"))
@@ -83,16 +96,42 @@ def table_rows(result: Integrated) -> list[dict[str, Any]]:
     return rows
 
 
-def export(result: Integrated, path: Path) -> None:
-    """Write the integrated table as CSV or as one JSON list."""
-    rows = table_rows(result)
-    if path.suffix == ".json":
-        path.write_text(json.dumps(rows, ensure_ascii=False, indent=1), encoding="utf-8")
-        return
-    with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+def exporter_for(path: Path, settings: BaseSettings) -> type[BaseItemExporter]:
+    """The item exporter class a crawl's feed would use for ``path``'s extension; else a one-line UsageError.
+
+    Formats come from ``FEED_EXPORTERS`` merged over ``FEED_EXPORTERS_BASE``, as Scrapy's feed exports read them.
+    """
+    exporters = without_none_values(settings.getwithbase("FEED_EXPORTERS"))
+    extension = path.suffix.removeprefix(".")
+    if extension not in exporters:
+        known = ", ".join(f".{name}" for name in sorted(exporters))
+        raise UsageError(
+            f"-O {path.name}: no exporter for {path.suffix or 'a file without extension'}; use one of {known}",
+            print_help=False,
+        )
+    return load_object(exporters[extension])
+
+
+def export(rows: list[dict[str, Any]], path: Path, settings: BaseSettings) -> None:
+    """Write ``rows`` to ``path`` (overwritten) with the exporter and feed options a crawl's ``-O path`` would use.
+
+    The exporter is built directly rather than by Scrapy's ``FeedExporter``, which only runs inside a crawl;
+    its options (fields, encoding, indent) come from Scrapy's own feed defaults for the same settings.
+    """
+    exporter_class = exporter_for(path, settings)
+    options = feed_complete_default_values_from_settings({"fields": list(EXPORT_FIELDS)}, settings, str(path))
+    with path.open("wb") as out:
+        exporter = exporter_class(
+            out,
+            fields_to_export=options["fields"],
+            encoding=options["encoding"],
+            indent=options["indent"],
+            **options["item_export_kwargs"],
+        )
+        exporter.start_exporting()
+        for row in rows:
+            exporter.export_item(row)
+        exporter.finish_exporting()
 
 
 def summary(result: Integrated, candidate_sources: list[str]) -> str:

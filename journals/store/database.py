@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,9 +21,11 @@ from sqlalchemy.exc import (
     OperationalError,
     ProgrammingError,
 )
-from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
+from sqlalchemy.pool import ConnectionPoolEntry
 from sqlalchemy.schema import Column, Table
+from sqlalchemy.util import asbool
 
+from journals.settings_check import SettingRule
 from journals.store.models import SCHEMA_VERSION, Base, SchemaVersion, utcnow
 
 logger = logging.getLogger(__name__)
@@ -38,6 +41,38 @@ _POSTGRESQL_SCHEMA_LOCK = 0x6A6F75726E616C73  # "journals"
 
 POSTGRESQL_CONNECT_TIMEOUT_SECS = 10
 """How long to wait for a PostgreSQL server before giving up; ``?connect_timeout=`` in the URL overrides it."""
+
+
+PORT = SettingRule("integer", minimum=1, maximum=65535)
+"""A TCP port; drivers differ on 0 (psycopg connects to 5432) and on 99999 (a traceback or a message)."""
+
+BOOLEAN = "boolean"
+"""A query parameter SQLAlchemy reads with its ``asbool`` (``true``/``false``, ``yes``/``no``, ``on``/``off``, 1/0)."""
+
+QUERY_PARAMETER_RULES: dict[str, dict[str, SettingRule | str]] = {
+    "sqlite": {
+        "timeout": SettingRule("number", minimum=0),
+        "detect_types": SettingRule("integer", minimum=0),
+        "cached_statements": SettingRule("integer", minimum=0),
+        "check_same_thread": BOOLEAN,
+        "uri": BOOLEAN,
+    },
+    "postgresql": {
+        "connect_timeout": SettingRule("integer", minimum=0),
+        "port": PORT,
+        "keepalives": SettingRule("integer", minimum=0),
+        "keepalives_idle": SettingRule("integer", minimum=0),
+        "keepalives_interval": SettingRule("integer", minimum=0),
+        "keepalives_count": SettingRule("integer", minimum=0),
+        "tcp_user_timeout": SettingRule("integer", minimum=0),
+    },
+}
+"""Typed query parameters of ``DATABASE_URL`` by backend: those SQLAlchemy's pysqlite dialect coerces (a bad one is
+a ``ValueError`` traceback inside ``create_engine``) and libpq's numeric connection options (refused by each
+PostgreSQL driver in its own words). ``port`` may list several ports, comma-separated, one per host."""
+
+_PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
+"""The password of a URL that SQLAlchemy cannot parse (so cannot hide it either)."""
 
 
 class DatabaseError(RuntimeError):
@@ -58,27 +93,92 @@ def database_url(settings: Mapping[str, Any]) -> str:
 def engine_from_url(url: str) -> Engine:
     """An engine for ``url``, checked by connecting once; else :class:`DatabaseError` with a one-line reason.
 
-    SQLite: the parent directory of the file is created, connections use WAL and a busy timeout
-    (:data:`SQLITE_BUSY_TIMEOUT_SECS`), and an in-memory database is one database shared by every thread
-    (not one per thread, as SQLite would have it).
+    The URL is checked first (:func:`url_problem`): an in-memory SQLite database, a port out of range or a query
+    parameter of the wrong type is refused before any driver sees it. SQLite: the parent directory of the file is
+    created and connections use WAL and a busy timeout (:data:`SQLITE_BUSY_TIMEOUT_SECS`).
     """
     try:
         parsed = make_url(url)
     except ArgumentError:
         raise DatabaseError(
-            f"invalid DATABASE_URL {url!r}: expected an SQLAlchemy URL such as sqlite:///journals.db"
+            f"invalid DATABASE_URL {_hide_password(url)!r}: expected an SQLAlchemy URL such as sqlite:///journals.db"
+        ) from None
+    except ValueError:  # make_url reads the port with int()
+        raise DatabaseError(
+            f"invalid DATABASE_URL {_hide_password(url)!r}: its port must be {PORT.describe()}"
         ) from None
     shown = parsed.render_as_string(hide_password=True)
+    problem = url_problem(parsed)
+    if problem is not None:
+        raise DatabaseError(f"cannot use DATABASE_URL {shown}: {problem}")
     is_sqlite = parsed.get_backend_name() == "sqlite"
     try:
         engine = _sqlite_engine(parsed) if is_sqlite else _server_engine(parsed)
         with engine.connect():
             pass
-    except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+    except (ArgumentError, NoSuchModuleError, ImportError, ValueError, TypeError) as exc:
+        # ValueError/TypeError: a query parameter of a dialect not in QUERY_PARAMETER_RULES that it cannot coerce.
         raise DatabaseError(f"cannot use DATABASE_URL {shown}: {_one_line(exc)}") from None
     except (DBAPIError, OSError) as exc:
         raise DatabaseError(f"cannot connect to {shown}: {_one_line(exc)}") from None
     return engine
+
+
+def url_problem(url: URL) -> str | None:
+    """Why ``url`` cannot serve as the crawl's database, in a few words; None when nothing is wrong with it.
+
+    Refused: an in-memory SQLite database (SQLite gives each connection, so each thread, its own empty one: the
+    store's rows would be invisible to the cache, the health check and the next command, then vanish), a port
+    out of range, and a query parameter of :data:`QUERY_PARAMETER_RULES` of the wrong type or out of range.
+    """
+    backend = url.get_backend_name()
+    if backend == "sqlite" and _in_memory(url):
+        return (
+            "an in-memory SQLite database is private to each connection and thread, and gone at exit: "
+            "the crawl's rows would vanish; name a file, e.g. sqlite:///journals.db"
+        )
+    if url.port is not None and not PORT.accepts(url.port):
+        return f"port {url.port} is out of range: it must be {PORT.describe()}"
+    for name, rule in QUERY_PARAMETER_RULES.get(backend, {}).items():
+        values = url.query.get(name)
+        if values is None:
+            continue
+        for value in (values,) if isinstance(values, str) else values:
+            if not _parameter_accepts(name, rule, value):
+                return f"query parameter {name} must be {_describe(rule)}, got {value!r}"
+    return None
+
+
+def _in_memory(url: URL) -> bool:
+    """Whether an SQLite URL names an in-memory database: no file, ``:memory:``, or a ``mode=memory`` URI."""
+    database = url.database or ""
+    modes = url.query.get("mode", ())
+    return (
+        database in {"", ":memory:"}
+        or database.startswith("file::memory:")
+        or "mode=memory" in database
+        or "memory" in ((modes,) if isinstance(modes, str) else modes)
+    )
+
+
+def _describe(rule: SettingRule | str) -> str:
+    return rule.describe() if isinstance(rule, SettingRule) else "a boolean (true or false)"
+
+
+def _parameter_accepts(name: str, rule: SettingRule | str, value: str) -> bool:
+    if not isinstance(rule, SettingRule):  # BOOLEAN
+        try:
+            asbool(value)
+        except ValueError:
+            return False
+        return True
+    if name == "port":  # libpq's multi-host form: one port per host, empty for the default
+        return all(port == "" or rule.accepts(port) for port in value.split(","))
+    return rule.accepts(value)
+
+
+def _hide_password(url: str) -> str:
+    return _PASSWORD.sub(r"\1***@", url)
 
 
 def _server_engine(url: URL) -> Engine:
@@ -90,16 +190,12 @@ def _server_engine(url: URL) -> Engine:
 
 
 def _sqlite_engine(url: URL) -> Engine:
-    """An SQLite engine: parent directory created, pragmas set on every new connection."""
+    """An SQLite engine on a file: parent directory created, pragmas set on every new connection."""
     database = url.database or ""
-    in_memory = database in {"", ":memory:"} or "mode=memory" in database
-    if in_memory:
-        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
-    else:
-        if not database.startswith("file:"):
-            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        busy_timeout = {} if "timeout" in url.query else {"timeout": SQLITE_BUSY_TIMEOUT_SECS}
-        engine = create_engine(url, connect_args=busy_timeout)
+    if not database.startswith("file:"):
+        Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    busy_timeout = {} if "timeout" in url.query else {"timeout": SQLITE_BUSY_TIMEOUT_SECS}
+    engine = create_engine(url, connect_args=busy_timeout)
     event.listen(engine, "connect", _set_sqlite_pragmas)
     return engine
 

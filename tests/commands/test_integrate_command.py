@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sqlite3
+from pathlib import Path
 
+import pytest
 from conftest import run_scrapy
+from scrapy.exceptions import UsageError
+from scrapy.settings import Settings
+
+from journals.commands.integrate import EXPORT_FIELDS, Command, export, exporter_for
+from journals.items import JournalItem
+from journals.store import create_schema, engine_from_url, write_journals
+from settings import default
+
+FORMULA = "=cmd|' /C calc'!A0"
+"""A title that a spreadsheet would run as a command (OWASP "CSV injection")."""
 
 SOURCES = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer", "scimago", "metricsdb")
 
@@ -70,7 +83,74 @@ def test_crawl_then_integrate_meets_the_bars_against_the_truth(sandbox, tmp_path
     assert len(json.loads(again.read_text(encoding="utf-8"))) == len(rows)
 
 
-def test_export_must_be_csv_or_json(tmp_path):
-    result = run_scrapy("integrate", "-s", f"DATABASE_URL=sqlite:///{tmp_path / 'x.db'}", "-O", str(tmp_path / "x.xml"))
-    assert result.returncode != 0
-    assert "csv or .json" in result.stderr
+def project_settings(**overrides: object) -> Settings:
+    """The shipped settings (``settings.default``), with ``overrides`` at command-line priority."""
+    settings = Settings()
+    settings.setmodule(default)
+    settings.setdict(overrides, priority="cmdline")
+    return settings
+
+
+ROWS = [
+    dict.fromkeys(EXPORT_FIELDS)
+    | {"title": FORMULA, "issn": "0140-6736", "impact_factor": -1.5, "editor_in_chief": "@SUM(A1)", "sources": "x"},
+    dict.fromkeys(EXPORT_FIELDS) | {"title": "Zeitschrift für Optik", "impact_factor": 2.0, "sources": "x;y"},
+]
+"""Rows as ``table_rows`` makes them: every exported field, ``None`` where integration found no value."""
+
+
+def test_csv_export_defuses_formula_cells_like_the_crawls_feed(tmp_path: Path) -> None:
+    out = tmp_path / "integrated.csv"
+    export(ROWS, out, project_settings())
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert list(rows[0]) == list(EXPORT_FIELDS)
+    assert rows[0]["title"] == "'" + FORMULA
+    assert rows[0]["editor_in_chief"] == "'@SUM(A1)"
+    assert rows[0]["impact_factor"] == "-1.5"  # a number is not a formula
+    assert rows[1]["title"] == "Zeitschrift für Optik" and rows[1]["issn"] == ""
+
+
+@pytest.mark.parametrize("name", ["integrated.json", "integrated.jsonl"])
+def test_json_and_json_lines_exports_keep_values_verbatim(tmp_path: Path, name: str) -> None:
+    out = tmp_path / name
+    export(ROWS, out, project_settings())
+    text = out.read_text(encoding="utf-8")
+    exported = json.loads(text) if name.endswith(".json") else [json.loads(line) for line in text.splitlines()]
+    assert [row["title"] for row in exported] == [FORMULA, "Zeitschrift für Optik"]
+    assert exported[0]["impact_factor"] == -1.5 and list(exported[0]) == list(EXPORT_FIELDS)
+
+
+def test_the_projects_feed_exporters_win_over_scrapys_base() -> None:
+    assert exporter_for(Path("x.csv"), project_settings()).__name__ == "FlatCsvItemExporter"
+    assert exporter_for(Path("x.jsonl"), project_settings()).__name__ == "JsonLinesItemExporter"
+    assert exporter_for(Path("x.json"), project_settings()).__name__ == "JsonItemExporter"
+    no_csv = project_settings(FEED_EXPORTERS={"csv": None})
+    with pytest.raises(UsageError, match=r"^-O x.csv: no exporter for .csv; use one of .*\.jsonl"):
+        exporter_for(Path("x.csv"), no_csv)
+
+
+def test_integrate_writes_a_crawled_formula_title_defused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    url = f"sqlite:///{tmp_path / 'crawl.db'}"
+    engine = engine_from_url(url)
+    create_schema(engine)
+    write_journals(engine, [JournalItem(source="hostile", url="http://127.0.0.1:9/j/1", title=FORMULA)])
+    engine.dispose()
+    command = Command()
+    command.settings = project_settings(DATABASE_URL=url)
+    parser = argparse.ArgumentParser()
+    command.add_options(parser)
+    for name in ("integrated.csv", "integrated.jsonl"):
+        command.run([], parser.parse_args(["-O", str(tmp_path / name)]))
+    assert next(csv.DictReader((tmp_path / "integrated.csv").open(encoding="utf-8")))["title"] == "'" + FORMULA
+    assert json.loads((tmp_path / "integrated.jsonl").read_text(encoding="utf-8"))["title"] == FORMULA
+
+
+def test_an_unknown_export_extension_is_one_line(tmp_path: Path) -> None:
+    result = run_scrapy(
+        "integrate", "-s", f"DATABASE_URL=sqlite:///{tmp_path / 'x.db'}", "-O", str(tmp_path / "x.xlsx")
+    )
+    assert result.returncode == 2
+    assert "error: -O x.xlsx: no exporter for .xlsx; use one of .csv, .jl, .json, .jsonl," in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "x.xlsx").exists() and not (tmp_path / "x.db").exists()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
@@ -133,17 +132,3 @@ def test_unreachable_sqlite_file_is_a_clear_error(tmp_path):
     blocker.write_text("not a directory")
     with pytest.raises(DatabaseError, match="cannot connect"):
         engine_from_url(f"sqlite:///{blocker / 'journals.db'}")
-
-
-def test_in_memory_database_is_shared_between_threads():
-    engine = engine_from_url("sqlite://")
-    create_schema(engine)
-    with engine.begin() as conn:
-        conn.execute(Source.__table__.insert().values(name="springer"))
-
-    def count_sources():
-        with engine.connect() as conn:
-            return conn.execute(select(func.count()).select_from(Source)).scalar()
-
-    with ThreadPoolExecutor(1) as pool:
-        assert pool.submit(count_sources).result() == 1
