@@ -23,7 +23,7 @@ def test_killed_crawl_resumes_to_the_uninterrupted_database(workspace: Workspace
     assert outcome.held, outcome
     assert outcome.figures["requests_seen_bytes_at_kills"][0] > 0
     assert outcome.figures["journals_lost"] == 0
-    # cb_kwargs carry the listing page (a FetchedPage dataclass): JOBDIR pickles every request to disk.
+    # JOBDIR pickles every request to disk (each names its listing page by URL; none carries a page).
     assert outcome.figures["resume_requests_on_disk"] > 0
     assert outcome.figures["resume_requests_in_memory"] == 0
 

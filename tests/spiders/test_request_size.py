@@ -1,0 +1,45 @@
+"""Journal requests name their listing page, never carry it: a request pickled into ``JOBDIR`` or Redis stays a
+few kB with a 16 MB listing."""
+
+from __future__ import annotations
+
+import pickle
+
+import scrapy
+from scrapy.http import HtmlResponse
+from scrapy.utils.defer import deferred_f_from_coro_f
+from scrapy.utils.test import get_crawler
+
+from journals.spiders.publisher import PublisherSpider
+
+START = "http://publisher.example/journals/"
+BAR = 8 * 1024
+
+
+def _listing(journals: int, target_bytes: int) -> bytes:
+    """A listing page of ``journals`` entries, each with a long description, ``target_bytes`` in all."""
+    padding = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " * (target_bytes // journals // 60)
+    entries = "".join(
+        f"<li class='journal'><h3><a href='/journal/j{n}'>Journal of Example Studies {n}</a></h3>"
+        f"<p>ISSN 1234-5678 · {padding}</p></li>"
+        for n in range(journals)
+    )
+    return f"<html><body><nav><a href='/'>Home</a></nav><ul class='journals'>{entries}</ul></body></html>".encode()
+
+
+@deferred_f_from_coro_f
+async def test_journal_requests_stay_small_whatever_the_listings_size() -> None:
+    crawler = get_crawler(PublisherSpider)
+    spider = PublisherSpider.from_crawler(crawler, start_url=START)
+    crawler.spider = spider
+    body = _listing(10_000, 16 * 1024 * 1024)
+    assert len(body) > 15 * 1024 * 1024
+    request = scrapy.Request(f"{START}a", meta={"source": "publisher.example", "letter": "A"})
+    response = HtmlResponse(request.url, body=body, request=request)
+    requests = [r async for r in spider.parse_listing(response)]
+    journals = [r for r in requests if r.callback == spider.parse_journal]
+    assert len(journals) == 10_000
+    # What Scrapy's disk queues (JOBDIR) and scrapy-redis's queue write: the request as a dict, pickled.
+    sizes = [len(pickle.dumps(r.to_dict(spider=spider), protocol=4)) for r in journals]
+    assert max(sizes) <= BAR, max(sizes)
+    assert spider.recent_listings.get(response.url) is not None, "the listing is kept once, for the MDR pipeline"

@@ -1,0 +1,54 @@
+"""The scope middleware: every scheduled or downloaded request judged by origin, and by address after DNS."""
+
+from __future__ import annotations
+
+import pytest
+import scrapy
+from scrapy.exceptions import IgnoreRequest
+from scrapy.utils.defer import deferred_f_from_coro_f
+from scrapy.utils.test import get_crawler
+
+from journals.offsite import ScopeMiddleware
+from journals.spiders.publisher import PublisherSpider
+
+
+def _middleware(start_url: str) -> ScopeMiddleware:
+    crawler = get_crawler(PublisherSpider)
+    crawler.spider = PublisherSpider.from_crawler(crawler, start_url=start_url)
+    return ScopeMiddleware.from_crawler(crawler)
+
+
+def test_out_of_scope_requests_are_refused_when_scheduled_even_with_dont_filter() -> None:
+    middleware = _middleware("http://127.0.0.1:8000/pub/")
+    source = {"source": "pub"}
+    middleware.request_scheduled(
+        scrapy.Request("http://127.0.0.1:8000/pub/j/1", meta=source), middleware.crawler.spider
+    )
+    for url in ("http://127.0.0.1:8001/j/1", "http://localhost:8000/j/1", "http://169.254.169.254/latest/"):
+        request = scrapy.Request(url, meta=source, dont_filter=True)
+        with pytest.raises(IgnoreRequest):
+            middleware.request_scheduled(request, middleware.crawler.spider)
+    assert middleware.stats.get_value("scope/refused/origin") == 3
+
+
+def test_a_listed_journal_on_a_sister_site_and_its_redirects_stay_on_that_origin() -> None:
+    middleware = _middleware("https://publisher.example/journals")
+    meta = {"source": "publisher.example", "journal_origin": "https://sister.example:443"}
+    spider = middleware.crawler.spider
+    middleware.request_scheduled(scrapy.Request("https://www.sister.example/j", meta=meta), spider)
+    with pytest.raises(IgnoreRequest):
+        middleware.request_scheduled(scrapy.Request("https://third.example/j", meta=meta), spider)
+
+
+@deferred_f_from_coro_f
+async def test_a_host_on_a_private_address_is_refused_unless_the_site_is_private() -> None:
+    public = _middleware("http://93.184.216.34/journals")
+    public.crawler.spider.sites["93.184.216.34"].scope.add("http://10.0.0.7/")  # in scope by origin...
+    request = scrapy.Request("http://10.0.0.7/j/1", meta={"source": "93.184.216.34"})
+    with pytest.raises(IgnoreRequest, match="private address"):
+        await public.process_request(request)  # ...but on a private address
+    assert public.stats.get_value("scope/refused/private_address") == 1
+    sandbox = _middleware("http://127.0.0.1:8000/pub/")
+    assert await sandbox.process_request(scrapy.Request("http://127.0.0.1:8000/pub/j", meta={"source": "pub"})) is None
+    proxied = scrapy.Request("http://10.0.0.7/j/1", meta={"source": "93.184.216.34", "proxy": "http://127.0.0.1:3128"})
+    assert await public.process_request(proxied) is None, "a proxy resolves the host, not the crawl"
