@@ -151,13 +151,12 @@ def save_integration(engine: Engine, result: Integrated, journal_ids: Mapping[st
     with engine.begin() as conn:
         for model in (IntegratedValue, IntegratedMember, AttributeMappingRow, IntegratedJournal):
             conn.execute(delete(model))
-        conn.execute(
-            IntegratedJournal.__table__.insert(),
-            [
-                {"id": n + 1, "title": result.titles.get(n), "sources": ";".join(result.sources[n])}
-                for n in range(len(result.linkage.clusters))
-            ],
-        )
+        journals = [
+            {"id": n + 1, "title": result.titles.get(n), "sources": ";".join(result.sources[n])}
+            for n in range(len(result.linkage.clusters))
+        ]
+        if journals:  # an empty list would insert one row of defaults
+            conn.execute(IntegratedJournal.__table__.insert(), journals)
         members = [
             {"integrated_journal_id": n + 1, "journal_id": journal_ids[key]}
             for n, keys in enumerate(result.linkage.clusters)

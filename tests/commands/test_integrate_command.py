@@ -154,3 +154,19 @@ def test_an_unknown_export_extension_is_one_line(tmp_path: Path) -> None:
     assert "error: -O x.xlsx: no exporter for .xlsx; use one of .csv, .jl, .json, .jsonl," in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "x.xlsx").exists() and not (tmp_path / "x.db").exists()
+
+
+def test_integrating_a_database_with_no_journals_writes_an_empty_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    url = f"sqlite:///{tmp_path / 'empty.db'}"
+    create_schema(engine_from_url(url))
+    command = Command()
+    command.settings = project_settings(DATABASE_URL=url)
+    parser = argparse.ArgumentParser()
+    command.add_options(parser)
+    command.run([], parser.parse_args(["-O", str(tmp_path / "integrated.jsonl")]))
+    assert (tmp_path / "integrated.jsonl").read_text(encoding="utf-8") == ""
+    with sqlite3.connect(tmp_path / "empty.db") as conn:
+        assert conn.execute("SELECT count(*) FROM integrated_journals").fetchone() == (0,)
