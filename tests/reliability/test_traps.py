@@ -66,7 +66,7 @@ def test_the_crawl_fails_its_health_check_because_traps_made_journals_up(outcome
     unrelated = [reason for reason in figures["health_reasons"] if not any(kind in reason for kind in TRAP_KINDS)]
     assert unrelated == []
     came_to_nothing = [r for r in figures["health_reasons"] if "no journals found" in r or "could not be fetched" in r]
-    assert came_to_nothing == [], "a trap site that came to nothing is no trap found"
+    assert came_to_nothing == [], "the crawl failed for a trap site that came to nothing, not for its trap"
     assert {"listing_pages", "index_depth"} <= set(figures["bounds_named_in_log"])
 
 
