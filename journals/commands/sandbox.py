@@ -2,11 +2,16 @@
 
 ``--replay DIR_OR_MANIFEST`` serves the real saved pages instead, as a forward proxy under their original URLs
 (:mod:`journals.replay.proxy`): point ``http_proxy`` and ``https_proxy`` at the URL it prints.
+
+``--traps`` serves the traps world instead (:mod:`journals.sandbox.traps`): small sites that are hostile by shape
+(escaping redirects, endless pagination, session ids, calendars, nested sub-letters), and an outside listener on
+another port that counts the requests a crawl must never make; on exit it prints how many reached outside.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import socketserver
 import sys
@@ -20,7 +25,9 @@ from scrapy.exceptions import UsageError
 from journals.replay.pages import load_saved_pages
 from journals.replay.proxy import ReplayServer
 from journals.sandbox.faults import FaultPlan
+from journals.sandbox.outside import TrapsWorld
 from journals.sandbox.server import SandboxServer
+from journals.sandbox.traps import traps_truth
 from journals.sandbox.truth import write_truth
 from journals.sandbox.web import SandboxWeb
 
@@ -35,6 +42,7 @@ class Command(ScrapyCommand):
         """Usage line."""
         return (
             "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--faults] [--url-file FILE]"
+            " | --traps [--port 8000] [--seed 1] [--truth truth.json] [--url-file FILE]"
             " | --replay DIR_OR_MANIFEST [--port 0] [--url-file FILE] [--requests-log FILE]"
         )
 
@@ -51,6 +59,11 @@ class Command(ScrapyCommand):
         parser.add_argument("--truth", metavar="FILE", help="write the ground truth as JSON to FILE")
         parser.add_argument("--edition", type=int, default=1, help="2, 3…: the same world with some metrics updated")
         parser.add_argument("--faults", action="store_true", help="serve a hostile web (see journals.sandbox.faults)")
+        parser.add_argument(
+            "--traps",
+            action="store_true",
+            help="serve the spider traps world and its outside listener (see journals.sandbox.traps)",
+        )
         parser.add_argument("--fault-rate", type=float, default=0.08, help="share of pages with a fault")
         parser.add_argument("--fault-timeout", type=float, default=35.0, help="seconds a stalling page stalls")
         parser.add_argument("--url-file", metavar="FILE", help="write the served base URL to FILE once listening")
@@ -74,6 +87,9 @@ class Command(ScrapyCommand):
             return
         if opts.requests_log:
             raise UsageError("--requests-log goes with --replay")
+        if opts.traps:
+            self._traps(opts)
+            return
         web = SandboxWeb(seed=opts.seed, size=opts.journals, edition=opts.edition)
         faults = FaultPlan(opts.seed, opts.fault_rate, opts.fault_timeout) if opts.faults else None
         try:
@@ -85,6 +101,36 @@ class Command(ScrapyCommand):
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         print(f"Sandbox publisher web on {server.base_url}/ (seed {opts.seed}, {opts.journals} journals)", flush=True)
         _serve(server, server.base_url, opts.url_file)
+
+    def _traps(self, opts: argparse.Namespace) -> None:
+        """Serve the traps world (the outside listener in a thread) until SIGINT or SIGTERM; then say how many
+        requests reached outside."""
+        if opts.faults:
+            raise UsageError("--traps and --faults are two worlds: choose one")
+        try:
+            world = TrapsWorld.bind(seed=opts.seed, port=opts.port)
+        except OSError as error:
+            raise UsageError(f"cannot listen on 127.0.0.1:{opts.port}: {error.strerror}") from error
+        if opts.truth:
+            truth = traps_truth(world.web, world.base_url)
+            Path(opts.truth).write_text(json.dumps(truth, ensure_ascii=False), encoding="utf-8")
+        world.outside.start_in_thread()
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        print(
+            f"Traps world on {world.base_url}/ (seed {opts.seed}): {world.start_urls()}; "
+            f"outside listener on {world.outside.base_url}/",
+            flush=True,
+        )
+        try:
+            _serve(world.server, world.base_url, opts.url_file)
+        finally:
+            world.outside.shutdown()
+            world.outside.server_close()
+            print(
+                f"Requests that reached outside: {world.outside_requests()} ({world.outside.request_count} the "
+                f"outside listener, {len(world.off_host_requests())} under another host name)",
+                flush=True,
+            )
 
     def _replay(self, opts: argparse.Namespace) -> None:
         """Serve the saved pages as a forward proxy until SIGINT or SIGTERM."""
