@@ -77,9 +77,7 @@ DOWNLOADER_MIDDLEWARES = {
 # Bounds on every crawl (journals.spiders.publisher.CrawlBounds): requests per source, letters nested in letters,
 # listing pages per letter. Hitting one is taken for a spider trap: logged, counted in journals/bounds/KIND and
 # failing the health check. A listing page whose journals are all known ends its branch (journals/repeated_listing).
-CRAWL_MAX_PAGES_PER_SITE = 50_000
-CRAWL_MAX_INDEX_DEPTH = 5
-CRAWL_MAX_LISTING_PAGES = 200
+# Defaults (in CrawlBounds): CRAWL_MAX_PAGES_PER_SITE = 50000, CRAWL_MAX_INDEX_DEPTH = 5, CRAWL_MAX_LISTING_PAGES = 200.
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).
 LISTING_MEMORY_CHARS = 64 * 1024 * 1024

@@ -28,8 +28,13 @@ from journals.reliability.scenarios import Outcome
 from journals.sandbox.outside import TrapsWorld
 from journals.sandbox.traps import TRAP_KINDS, ServedRequest, traps_truth
 from journals.sandbox.trapsites import JSESSIONID
+from journals.spiders.publisher import CrawlBounds
 
-BOUND_DEFAULTS = {"CRAWL_MAX_PAGES_PER_SITE": 50_000, "CRAWL_MAX_INDEX_DEPTH": 4, "CRAWL_MAX_LISTING_PAGES": 200}
+BOUND_DEFAULTS = {
+    "CRAWL_MAX_PAGES_PER_SITE": CrawlBounds.pages_per_site,
+    "CRAWL_MAX_INDEX_DEPTH": CrawlBounds.index_depth,
+    "CRAWL_MAX_LISTING_PAGES": CrawlBounds.listing_pages,
+}
 """The spider's crawl bounds and their defaults (issue 14)."""
 BOUND_KINDS = {
     "pages_per_site": "CRAWL_MAX_PAGES_PER_SITE",
