@@ -53,7 +53,7 @@ class Command(ScrapyCommand):
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """The sandbox's options."""
         super().add_options(parser)
-        parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (0: any free port)")
+        parser.add_argument("--port", type=port_number, default=8000, help="port on 127.0.0.1 (0: any free port)")
         parser.add_argument("--seed", type=int, default=1, help="seed of the generated world")
         parser.add_argument("--journals", type=int, default=2000, help="number of journals in the world")
         parser.add_argument("--truth", metavar="FILE", help="write the ground truth as JSON to FILE")
@@ -174,3 +174,14 @@ def _line_appender(path: Path) -> Callable[[str], None]:
             log.write(line + "\n")
 
     return append
+
+
+def port_number(text: str) -> int:
+    """``--port``'s value: an integer from 0 (any free port) to 65535, else a one-line usage error."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535, got {text!r}")
+    return port

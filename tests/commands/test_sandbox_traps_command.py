@@ -18,7 +18,7 @@ import pytest
 from scrapy.exceptions import UsageError
 from scrapy.settings import Settings
 
-from journals.commands.sandbox import Command
+from journals.commands.sandbox import Command, port_number
 
 
 def options(*args: str) -> argparse.Namespace:
@@ -80,3 +80,10 @@ def test_traps_serves_the_world_writes_its_truth_and_counts_what_reached_outside
 def test_traps_and_faults_are_two_worlds() -> None:
     with pytest.raises(UsageError, match="--traps and --faults"):
         Command().run([], options("--traps", "--faults", "--port", "0"))
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "http"])
+def test_a_port_out_of_range_is_a_one_line_error(port: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match=f"must be a port number from 0 to 65535, got '{port}'"):
+        port_number(port)
+    assert port_number("0") == 0 and port_number("65535") == 65535
