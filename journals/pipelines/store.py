@@ -16,15 +16,21 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
 from journals.items import JournalItem
-from journals.store import WriteResult, create_schema, database_url, engine_from_url, write_journals
+from journals.store import Duplicate, WriteResult, create_schema, database_url, engine_from_url, write_journals
+from journals.store.journal_keys import backfill_journal_keys
 from journals.store.models import utcnow
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from scrapy.crawler import Crawler
     from scrapy.statscollectors import StatsCollector
     from twisted.internet.defer import Deferred
 
 logger = logging.getLogger(__name__)
+
+DUPLICATES_STAT = "journals/duplicate_journals"
+"""Journal items stored under another URL than their own: the same journal of their source, stored once."""
 
 
 class SQLStorePipeline:
@@ -40,8 +46,12 @@ class SQLStorePipeline:
     and the crawl goes on without those refused. Items not stored are saved at close as JSON lines under
     ``DATABASE_UNSAVED_DIR`` and logged, never dropped silently.
 
+    One journal found under several URLs is stored once (see :func:`journals.store.write_journals`): each item
+    stored under another URL than its own is counted in ``journals/duplicate_journals`` and logged at DEBUG, and
+    the count is logged once at INFO as the spider closes.
+
     Stats: ``store/journals``, ``store/attribute_rows``, ``store/batches``, ``store/write_retries``,
-    ``store/refused_items``, ``store/unsaved_items``.
+    ``store/refused_items``, ``store/unsaved_items``, ``journals/duplicate_journals``.
     """
 
     def __init__(
@@ -87,9 +97,12 @@ class SQLStorePipeline:
         self._engine = await run_in_thread(self._connect)
 
     def _connect(self) -> Engine:
-        """A checked engine on a schema that is up to date."""
+        """A checked engine on a schema that is up to date, whose journals stored before ``journal_keys``
+        existed have their keys (so that a re-crawl finding one under another URL updates it)."""
         engine = engine_from_url(self.url)
         create_schema(engine)
+        if backfilled := backfill_journal_keys(engine):
+            logger.info("Gave %d identity keys to the journals stored before journal_keys existed", backfilled)
         return engine
 
     async def process_item(self, item: Any) -> Any:
@@ -110,6 +123,13 @@ class SQLStorePipeline:
             await self._flush()
         if self.pending_items or self.refused_items:
             self._save_unsaved()
+        if duplicates := self.stats.get_value(DUPLICATES_STAT):
+            logger.info(
+                "%d journal items were journals stored already under another URL of their source "
+                "(same title and ISSN): each was stored once (%s)",
+                duplicates,
+                DUPLICATES_STAT,
+            )
         if self._engine is not None:
             self._engine.dispose()
             self._engine = None
@@ -134,6 +154,18 @@ class SQLStorePipeline:
         self.stats.inc_value("store/batches")
         self.stats.inc_value("store/journals", result.journals)
         self.stats.inc_value("store/attribute_rows", result.attribute_rows)
+        self._count_duplicates(result.duplicates)
+
+    def _count_duplicates(self, duplicates: Iterable[Duplicate]) -> None:
+        """Count and log each item that was stored under another URL than its own."""
+        for duplicate in duplicates:
+            self.stats.inc_value(DUPLICATES_STAT)
+            logger.debug(
+                "Journal %s of %s is the journal stored under %s: stored once, there",
+                duplicate.url,
+                duplicate.source,
+                duplicate.stored_url,
+            )
 
     async def _write_one_by_one(self, batch: list[JournalItem], batch_error: Exception) -> WriteResult:
         """Write each item of a refused batch alone; set aside the items refused again."""
@@ -143,6 +175,7 @@ class SQLStorePipeline:
             _first_line(batch_error),
         )
         journals = attribute_rows = 0
+        duplicates: list[Duplicate] = []
         for position, item in enumerate(batch):
             try:
                 result = await self._write_with_retries([item])
@@ -157,7 +190,8 @@ class SQLStorePipeline:
                 continue
             journals += result.journals
             attribute_rows += result.attribute_rows
-        return WriteResult(journals=journals, attribute_rows=attribute_rows)
+            duplicates.extend(result.duplicates)
+        return WriteResult(journals=journals, attribute_rows=attribute_rows, duplicates=tuple(duplicates))
 
     async def _write_with_retries(self, batch: list[JournalItem]) -> WriteResult:
         """Write ``batch`` in a worker thread, retrying while the database is unavailable (doubling delay)."""

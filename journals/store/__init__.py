@@ -2,10 +2,11 @@
 
 from journals.store.database import DatabaseError, create_schema, database_url, engine_from_url
 from journals.store.rules import load_rules, save_rules
-from journals.store.writer import WriteResult, write_journals
+from journals.store.writer import Duplicate, WriteResult, write_journals
 
 __all__ = [
     "DatabaseError",
+    "Duplicate",
     "WriteResult",
     "create_schema",
     "database_url",

@@ -34,3 +34,16 @@ def source_ids(conn: Connection, names: Iterable[str]) -> dict[str, int]:
     conn.execute(insert(Source).on_conflict_do_nothing(index_elements=["name"]), [{"name": n} for n in wanted])
     rows = conn.execute(select(Source.name, Source.id).where(Source.name.in_(wanted)))
     return {name: source_id for name, source_id in rows}
+
+
+def storable(conn: Connection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows as the database can hold them: PostgreSQL text cannot hold NUL, so it becomes U+FFFD there.
+
+    SQLite keeps every string verbatim.
+    """
+    if conn.dialect.name != "postgresql":
+        return rows
+    return [
+        {key: value.replace("\x00", "\ufffd") if isinstance(value, str) else value for key, value in row.items()}
+        for row in rows
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import numbers
@@ -14,9 +15,22 @@ from sqlalchemy import Engine, func, select, update
 from sqlalchemy.engine import Connection
 
 from journals.items import JournalItem
+from journals.journal_identity import KeyedRecord, identity_keys
+from journals.store.journal_keys import resolve_urls
 from journals.store.models import AttributeValue, Journal, Page, utcnow
-from journals.store.upserts import dialect_insert, source_ids
+from journals.store.upserts import dialect_insert, source_ids, storable
 from journals.vocabulary import core_attribute_names
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A journal item stored under another URL than its own: a journal of its source stored already."""
+
+    source: str
+    url: str
+    """The URL the item was found under."""
+    stored_url: str
+    """The URL of the journal row it updated."""
 
 
 @dataclass(frozen=True)
@@ -24,36 +38,61 @@ class WriteResult:
     """What one call of :func:`write_journals` wrote."""
 
     journals: int
-    """Journal rows inserted or updated (items repeating a source and URL in the batch count once)."""
+    """Journal rows inserted or updated (items of one journal in the batch count once)."""
     attribute_rows: int
     """Attribute-value rows inserted or updated."""
+    duplicates: tuple[Duplicate, ...] = ()
+    """Items stored under another URL than their own, in the order of the batch."""
 
 
 def write_journals(engine: Engine, items: Sequence[JournalItem], crawled_at: datetime | None = None) -> WriteResult:
     """Upsert ``items`` in one transaction: sources, journals, and one attribute row per non-null value.
 
     A journal is keyed by (source, url) and an attribute row by (journal, attribute), so writing the same
-    items again updates rows in place. Attributes an item no longer has keep their older row and
-    ``crawled_at``. When a batch holds the same journal twice, the later item wins. An ``unchanged`` item
-    (a re-crawl found its pages unchanged) only moves its stored rows' ``crawled_at``. ``crawled_at`` defaults
-    to now (UTC).
+    items again updates rows in place. One journal found under several URLs is one row, under the first URL
+    stored: an item with the title and an ISSN of a journal of its source stored already updates that journal,
+    and so does an item with no title or ISSN found under a URL where an item of that journal was found before
+    (see :mod:`journals.journal_identity` and :mod:`journals.store.journal_keys`). Attributes an item no longer has
+    keep their older row and ``crawled_at``. When a batch holds the same journal twice, the later item wins.
+    An ``unchanged`` item (a re-crawl found its pages unchanged) only moves its stored rows' ``crawled_at``.
+    ``crawled_at`` defaults to now (UTC).
     """
     if not items:
         return WriteResult(journals=0, attribute_rows=0)
     when = crawled_at or utcnow()
-    by_key = {(item.source, item.url): item for item in items}
-    unchanged = [item for item in by_key.values() if item.unchanged]
-    latest = [item for item in by_key.values() if not item.unchanged]
     with engine.begin() as conn:
+        stored, duplicates = _one_row_per_journal(conn, items)
+        by_key = {(item.source, item.url): item for item in stored}
+        unchanged = [item for item in by_key.values() if item.unchanged]
+        latest = [item for item in by_key.values() if not item.unchanged]
         if unchanged:
             _reconfirm(conn, unchanged, when)
         if not latest:
-            return WriteResult(journals=0, attribute_rows=0)
+            return WriteResult(journals=0, attribute_rows=0, duplicates=duplicates)
         journal_ids = _upsert_journals(conn, latest, when)
         rows = [row for item in latest for row in attribute_rows(item, journal_ids[item.source, item.url], when)]
-        _upsert_attribute_values(conn, _storable(conn, rows))
+        _upsert_attribute_values(conn, storable(conn, rows))
         _upsert_pages(conn, latest, when)
-    return WriteResult(journals=len(latest), attribute_rows=len(rows))
+    return WriteResult(journals=len(latest), attribute_rows=len(rows), duplicates=duplicates)
+
+
+def _one_row_per_journal(
+    conn: Connection, items: Sequence[JournalItem]
+) -> tuple[list[JournalItem], tuple[Duplicate, ...]]:
+    """The items, each with the URL of the journal row it belongs to (a copy when that is not its own URL), and
+    the duplicates among them. The items given are left as they are: feeds export the URL found."""
+    ids_by_source = source_ids(conn, (item.source for item in items))
+    urls = resolve_urls(conn, ids_by_source, [_keyed(item) for item in items]).urls
+    pairs = list(zip(items, urls, strict=True))
+    stored = [item if url == item.url else dataclasses.replace(item, url=url) for item, url in pairs]
+    duplicates = tuple(Duplicate(item.source, item.url, url) for item, url in pairs if url != item.url)
+    return stored, duplicates
+
+
+def _keyed(item: JournalItem) -> KeyedRecord:
+    """The item as :func:`journals.journal_identity.resolve` sees it (an unchanged item carries no values)."""
+    identity = () if item.unchanged else identity_keys(item.source, item.title, (item.issn, item.eissn))
+    return KeyedRecord(item.source, item.url, identity)
 
 
 def _upsert_journals(conn: Connection, items: list[JournalItem], when: datetime) -> dict[tuple[str, str], int]:
@@ -74,7 +113,7 @@ def _upsert_journals(conn: Connection, items: list[JournalItem], when: datetime)
         {"source_id": ids_by_source[item.source], "url": item.url, "title": item.title, "crawled_at": when}
         for item in items
     ]
-    rows = conn.execute(stmt, _storable(conn, params))
+    rows = conn.execute(stmt, storable(conn, params))
     return {(names_by_id[source_id], url): journal_id for journal_id, source_id, url in rows}
 
 
@@ -110,7 +149,7 @@ def _upsert_pages(conn: Connection, items: list[JournalItem], when: datetime) ->
         index_elements=["url"],
         set_={"role": stmt.excluded.role, "template": stmt.excluded.template, "fetched_at": stmt.excluded.fetched_at},
     )
-    conn.execute(stmt, _storable(conn, list(rows.values())))
+    conn.execute(stmt, storable(conn, list(rows.values())))
 
 
 def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> None:
@@ -181,16 +220,3 @@ def value_as_number(value: Any) -> float | None:
 def _text_or_none(value: Any) -> str | None:
     """``None`` stays ``None``; anything else becomes its text."""
     return None if value is None else str(value)
-
-
-def _storable(conn: Connection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Rows as the database can hold them: PostgreSQL text cannot hold NUL, so it becomes U+FFFD there.
-
-    SQLite keeps every string verbatim.
-    """
-    if conn.dialect.name != "postgresql":
-        return rows
-    return [
-        {key: value.replace("\x00", "\ufffd") if isinstance(value, str) else value for key, value in row.items()}
-        for row in rows
-    ]

@@ -163,3 +163,105 @@ async def test_database_locked_at_close_saves_the_last_batch(settings, tmp_path)
     assert stats["finish_reason"] == "finished"
     assert stats["store/unsaved_items"] == 5
     assert len(list((tmp_path / "unsaved").glob("*.jsonl"))) == 1
+
+
+class SessionIdSpider(Spider):
+    """Yields ``journals`` journals each under ``sessions`` URLs (a session id in every link), interleaved so that
+    one journal's URLs fall in several batches; ``odd`` titles the second URL of journal 0 with text the database
+    refuses."""
+
+    name = "session_ids"
+    ISSNS = ("0140-6736", "0959-8138", "0028-0836", "0036-8075", "0092-8674")
+
+    def __init__(self, journals: int = 5, sessions: int = 5, first_session: int = 0, odd: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self.journals, self.sessions, self.first_session, self.odd = journals, sessions, first_session, odd
+        self.passed_items = []
+
+    async def start(self):
+        """One page; its items come from the callback, as in a real crawl."""
+        yield Request("data:text/html,<title>listing</title>", callback=self.parse)
+
+    def parse(self, response):
+        """Every journal under every session."""
+        for session in range(self.first_session, self.first_session + self.sessions):
+            for n in range(self.journals):
+                odd = self.odd and n == 0 and session == self.first_session + 1
+                yield JournalItem(
+                    source="trap",
+                    url=f"https://trap.example/j/{n}?sid={session}",
+                    title=self.odd if odd else f"Journal {n}" if session % 2 else f"JOURNAL  {n}",
+                    issn=self.ISSNS[n],
+                    impact_factor=float(session),
+                )
+
+
+async def crawl_sessions(settings, **kwargs):
+    """Run :class:`SessionIdSpider` once; return its crawler."""
+    crawler = get_crawler(SessionIdSpider, settings)
+    crawler.signals.connect(collect, signal=signals.item_scraped)
+    await crawler.crawl_async(**kwargs)
+    return crawler
+
+
+def stored_journals(url):
+    """``url`` → impact factor of every journal stored in the database at ``url``."""
+    engine = engine_from_url(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                select(Journal.url, AttributeValue.value)
+                .join(AttributeValue)
+                .where(AttributeValue.attribute == "impact_factor")
+            )
+            return dict(rows.all())
+    finally:
+        engine.dispose()
+
+
+@deferred_f_from_coro_f
+async def test_a_journal_under_many_session_urls_is_stored_once_across_batches_and_crawls(settings, caplog):
+    from journals.extensions.health import crawl_since
+    from journals.store.models import utcnow
+
+    caplog.set_level("DEBUG", logger="journals.pipelines.store")
+    crawler = await crawl_sessions(settings)
+    stats = crawler.stats.get_stats()
+    # Five journals written once per batch of ten items: three batches, fifteen journal writes, five rows.
+    assert (stats["store/batches"], stats["journals/duplicate_journals"], stats["store/journals"]) == (3, 20, 15)
+    # One row per journal, under one of its URLs (batches flushed at once commit in either order), updated last
+    # by session 4's item.
+    first_urls = stored_journals(settings["DATABASE_URL"])
+    assert sorted(url.split("?")[0] for url in first_urls) == [f"https://trap.example/j/{n}" for n in range(5)]
+    assert set(first_urls.values()) == {"4.0"}
+    # The items go on as found: the feeds export the URL the spider saw.
+    assert {item.url for item in crawler.spider.passed_items} == {
+        f"https://trap.example/j/{n}?sid={s}" for n in range(5) for s in range(5)
+    }
+    logged = [r for r in caplog.records if "is the journal stored under" in r.getMessage()]
+    assert len(logged) == 20
+    assert {r.levelname for r in logged} == {"DEBUG"}
+    assert len({r.getMessage() for r in logged}) == 20
+    summary = [r for r in caplog.records if r.levelname == "INFO" and "journals/duplicate_journals" in r.getMessage()]
+    assert len(summary) == 1
+    assert summary[0].getMessage().startswith("20 journal items")
+
+    # A re-crawl with other session ids updates the five journals stored first.
+    started = utcnow()
+    crawler = await crawl_sessions(settings, first_session=10, sessions=2)
+    assert crawler.stats.get_value("journals/duplicate_journals") == 10
+    assert stored_journals(settings["DATABASE_URL"]) == dict.fromkeys(first_urls, "11.0")
+    engine = engine_from_url(settings["DATABASE_URL"])
+    try:
+        assert crawl_since(engine, started)["trap"].journals == 5  # what the health check counts for the source
+    finally:
+        engine.dispose()
+
+
+@deferred_f_from_coro_f
+async def test_duplicates_are_counted_when_a_refused_batch_is_written_one_by_one(settings):
+    crawler = await crawl_sessions(settings, odd="broken \udcff title")
+    stats = crawler.stats.get_stats()
+    assert stats["store/refused_items"] == 1
+    assert stats["journals/duplicate_journals"] == 19
+    assert len(stored_journals(settings["DATABASE_URL"])) == 5

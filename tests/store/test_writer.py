@@ -55,6 +55,11 @@ def lancet(**changes):
     return JournalItem(**fields)
 
 
+def bmj(**changes):
+    """Another journal of the same source, with as many attribute rows as :func:`lancet`."""
+    return lancet(url="https://example.org/j/bmj", title="BMJ", issn="0959-8138", **changes)
+
+
 def attribute_rows(engine, url="https://example.org/journal/lancet"):
     """The attribute rows of the journal at ``url``, by attribute name."""
     query = select(AttributeValue).join(Journal).where(Journal.url == url)
@@ -104,7 +109,7 @@ def test_rewrite_updates_and_never_duplicates(engine):
     write_journals(engine, [lancet()], crawled_at=T0)
     later = T0 + timedelta(days=7)
     result = write_journals(
-        engine, [lancet(impact_factor=101.2, title=None), lancet(url="https://example.org/j/bmj")], later
+        engine, [lancet(impact_factor=101.2, title=None), bmj()], later
     )
     assert result.journals == 2
     assert count(engine, Source) == 1
@@ -161,7 +166,7 @@ def test_hostile_strings_are_stored_verbatim(engine, hostile):
 
 
 def test_upgrade_adds_a_missing_column_without_losing_rows(engine, db_path):
-    write_journals(engine, [lancet(), lancet(url="https://example.org/j/bmj")], T0)
+    write_journals(engine, [lancet(), bmj()], T0)
     engine.dispose()
     # An older schema: attribute_values without the extractor column, and no schema_version row.
     with sqlite3.connect(db_path) as old:
