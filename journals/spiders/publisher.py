@@ -20,6 +20,7 @@ import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 
+from journals.cache import cached_page_text
 from journals.decoding import decode_html, looks_binary
 from journals.entries import EntryGroup, ListingMemory, find_journal_list
 from journals.health import START_FAILED_STATS, TRAPS_STATS
@@ -156,6 +157,8 @@ class PublisherSpider(scrapy.Spider):
                 state.scope.add(url)
         self.recent_listings = RecentListings()
         """The listing pages journal requests refer to (the MDR pipeline reads them)."""
+        self._awaiting_metrics: dict[str, FetchedPage] = {}
+        """Journal pages whose metrics hop is on its way, by URL."""
         self.bounds = CrawlBounds()
         self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-analysis")
 
@@ -418,50 +421,87 @@ class PublisherSpider(scrapy.Spider):
     async def parse_journal(
         self, response: Response, listing_url: str, listing_title: str
     ) -> AsyncIterator[scrapy.Request | JournalPages]:
-        """A journal's home page: hop to its metrics page when it links one, else yield the journal."""
+        """A journal's home page: hop to its metrics page when it links one, else yield the journal.
+
+        The hop's request names the home page by URL, as a journal's request names its listing: the page waits
+        in memory for its metrics page (and is read back from the page cache after a pause or by another
+        worker)."""
         page = await self._read(response)
         if page is None:
             return
         text, links = page
         source = response.meta["source"]
-        item = JournalPages(
-            source=source,
-            url=response.url,
-            listing_url=listing_url,
-            listing_title=listing_title,
-            pages=[FetchedPage(url=response.url, html=text, role="home", from_cache="cached" in response.flags)],
-        )
+        home = FetchedPage(url=response.url, html=text, role="home", from_cache="cached" in response.flags)
         here = Origin.of(response.url)
         hops = [
             url
             for url in (canonical_url(a.url) for a in links.metrics)
             if url != canonical_url(response.url) and (self.sites[source].scope.allows(url) or Origin.of(url) == here)
         ]
-        if hops and self._count_request(source, hops[0]):
-            meta = {"source": source}
-            if here is not None and not self.sites[source].scope.allows_origin(here):
-                meta["journal_origin"] = str(here)
-            yield response.follow(
-                hops[0],
-                self.parse_metrics,
-                cb_kwargs={"item": item},
-                errback=self.metrics_failed,
-                dont_filter=True,
-                meta=meta,
-            )
-        else:
+        if not (hops and self._count_request(source, hops[0])):
             self.crawler.stats.inc_value("journals/journal_pages")
-            yield item
+            yield JournalPages(
+                source=source, url=response.url, listing_url=listing_url, listing_title=listing_title, pages=[home]
+            )
+            return
+        self._awaiting_metrics[home.url] = home
+        meta = {"source": source}
+        if here is not None and not self.sites[source].scope.allows_origin(here):
+            meta["journal_origin"] = str(here)
+        yield response.follow(
+            hops[0],
+            self.parse_metrics,
+            cb_kwargs={
+                "home_url": home.url,
+                "home_from_cache": home.from_cache,
+                "listing_url": listing_url,
+                "listing_title": listing_title,
+            },
+            errback=self.metrics_failed,
+            dont_filter=True,
+            meta=meta,
+        )
 
-    async def parse_metrics(self, response: Response, item: JournalPages) -> AsyncIterator[JournalPages]:
+    async def parse_metrics(
+        self, response: Response, home_url: str, home_from_cache: bool, listing_url: str, listing_title: str
+    ) -> AsyncIterator[JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal."""
         page = await self._read(response)
-        if page is not None:
-            item.pages.append(
-                FetchedPage(url=response.url, html=page[0], role="metrics", from_cache="cached" in response.flags)
-            )
+        metrics = FetchedPage(
+            url=response.url, html=page[0] if page else "", role="metrics", from_cache="cached" in response.flags
+        )
+        yield self._journal_with_metrics(
+            response.meta["source"],
+            home_url=home_url,
+            home_from_cache=home_from_cache,
+            listing_url=listing_url,
+            listing_title=listing_title,
+            metrics=metrics if page else None,
+        )
+
+    def _journal_with_metrics(
+        self,
+        source: str,
+        *,
+        home_url: str,
+        home_from_cache: bool,
+        listing_url: str,
+        listing_title: str,
+        metrics: FetchedPage | None,
+    ) -> JournalPages:
+        """The journal a metrics hop was made for: its home page (from memory, else the page cache) and the
+        metrics page, if any."""
+        home = self._awaiting_metrics.pop(home_url, None)
+        if home is None and (html := cached_page_text(self.crawler, home_url)) is not None:
+            home = FetchedPage(url=home_url, html=html, role="home", from_cache=home_from_cache)
+        if home is None:
+            self.logger.warning("Journal page %s is neither in memory nor in the page cache", home_url)
+            self.crawler.stats.inc_value("journals/journal_page_unavailable")
         self.crawler.stats.inc_value("journals/journal_pages")
-        yield item
+        pages = [page for page in (home, metrics) if page is not None]
+        return JournalPages(
+            source=source, url=home_url, listing_url=listing_url, listing_title=listing_title, pages=pages
+        )
 
     def request_failed(self, failure: Any) -> None:
         """A listing or journal page failed for good: log it once with its URL and count it by cause."""
@@ -502,11 +542,10 @@ class PublisherSpider(scrapy.Spider):
 
     def metrics_failed(self, failure: Any) -> Iterator[JournalPages]:
         """The metrics page failed: keep what the journal page gave rather than lose the journal."""
-        item: JournalPages = failure.request.cb_kwargs["item"]
         self._count_failure(failure)
         self.crawler.stats.inc_value("journals/metrics_page_failed")
-        self.crawler.stats.inc_value("journals/journal_pages")
-        yield item
+        request = failure.request
+        yield self._journal_with_metrics(request.meta["source"], **request.cb_kwargs, metrics=None)
 
 
 class SiteSpider(PublisherSpider):

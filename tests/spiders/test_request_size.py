@@ -43,3 +43,25 @@ async def test_journal_requests_stay_small_whatever_the_listings_size() -> None:
     sizes = [len(pickle.dumps(r.to_dict(spider=spider), protocol=4)) for r in journals]
     assert max(sizes) <= BAR, max(sizes)
     assert spider.recent_listings.get(response.url) is not None, "the listing is kept once, for the MDR pipeline"
+
+
+@deferred_f_from_coro_f
+async def test_a_metrics_hop_names_its_journal_page_and_the_journal_keeps_it() -> None:
+    crawler = get_crawler(PublisherSpider)
+    spider = PublisherSpider.from_crawler(crawler, start_url=START)
+    crawler.spider = spider
+    text = "Lorem ipsum dolor sit amet. " * 10_000
+    home = (
+        "<html><body><h1>Journal of Example Studies</h1><nav><a href='/journal/j1/metrics'>Journal metrics</a></nav>"
+        f"<p>{text}</p></body></html>"
+    ).encode()
+    url = "http://publisher.example/journal/j1"
+    request = scrapy.Request(url, meta={"source": "publisher.example"})
+    kwargs = {"listing_url": f"{START}a", "listing_title": "Journal of Example Studies"}
+    response = HtmlResponse(url, body=home, request=request)
+    (hop,) = [r async for r in spider.parse_journal(response, **kwargs)]
+    assert len(pickle.dumps(hop.to_dict(spider=spider), protocol=4)) <= BAR < len(home)
+    metrics = HtmlResponse(hop.url, body=b"<html><body><p>Impact factor 2.5</p></body></html>", request=hop)
+    (journal,) = [item async for item in spider.parse_metrics(metrics, **hop.cb_kwargs)]
+    assert [(page.role, len(page.html) > len(text)) for page in journal.pages] == [("home", True), ("metrics", False)]
+    assert (journal.url, journal.listing_url) == (url, f"{START}a")
