@@ -1,15 +1,17 @@
 """Scrapy's offsite downloader middleware, made to judge origins and addresses: no request leaves the crawl's site.
 
-Scrapy's :class:`~scrapy.downloadermiddlewares.offsite.OffsiteMiddleware` checks every request as it is
-scheduled, redirects and meta refreshes included, but by host name only (any port of the site's host passes),
-and it lets ``dont_filter`` requests through (retries, the spider's metrics hop). :class:`ScopeMiddleware` keeps
-its machinery (the ``request_scheduled`` check, one log line per refused host, ``IgnoreRequest``) and changes what
-is allowed:
+Scrapy's :class:`~scrapy.downloadermiddlewares.offsite.OffsiteMiddleware` checks every request, redirects and
+meta refreshes included, but by host name only (any port of the site's host passes), and it lets ``dont_filter``
+requests through (retries, the spider's metrics hop). :class:`ScopeMiddleware` keeps its machinery (one log line
+per refused origin, ``IgnoreRequest``, the ``allowed_domains`` fallback) and changes what is allowed and when:
 
 - the spider's :meth:`~journals.spiders.publisher.PublisherSpider.request_in_scope` decides, by scheme, host and
   port (:class:`journals.scope.SiteScope`), for every request whatever its ``dont_filter``; a spider without that
   method falls back to Scrapy's ``allowed_domains`` rule;
-- as a request is downloaded, the address its host resolves to (Scrapy's own caching resolver) must be public:
+- the check is made as the request is about to be downloaded (no byte is sent before it), not as it is scheduled,
+  where Scrapy drops a refused request silently: the request's errback hears of it, so a metrics hop redirected off
+  the site still yields its journal with the journal's own page;
+- the address its host resolves to (Scrapy's own caching resolver) must be public:
   private, loopback, link-local (a cloud's metadata service) and reserved addresses are refused, unless a start
   URL is itself on one (the sandbox, an intranet mirror). A request sent through a proxy is left to the proxy.
 
@@ -50,8 +52,7 @@ class ScopeMiddleware(OffsiteMiddleware):
         self._private_site: bool | None = None
 
     def request_scheduled(self, request: Request, spider: Spider) -> None:
-        """Refuse an out-of-scope request before it is queued (links, redirects, meta refreshes, retries)."""
-        self._check_origin(request)
+        """Let every request be queued: it is judged when downloaded (see the module's docstring)."""
 
     async def process_request(self, request: Request, spider: Spider | None = None) -> None:
         """Refuse an out-of-scope request, or one whose host resolves to a private address, before download."""

@@ -18,26 +18,24 @@ def _middleware(start_url: str) -> ScopeMiddleware:
     return ScopeMiddleware.from_crawler(crawler)
 
 
-def test_out_of_scope_requests_are_refused_when_scheduled_even_with_dont_filter() -> None:
+@deferred_f_from_coro_f
+async def test_out_of_scope_requests_are_refused_before_download_even_with_dont_filter() -> None:
     middleware = _middleware("http://127.0.0.1:8000/pub/")
     source = {"source": "pub"}
-    middleware.request_scheduled(
-        scrapy.Request("http://127.0.0.1:8000/pub/j/1", meta=source), middleware.crawler.spider
-    )
+    assert await middleware.process_request(scrapy.Request("http://127.0.0.1:8000/pub/j/1", meta=source)) is None
     for url in ("http://127.0.0.1:8001/j/1", "http://localhost:8000/j/1", "http://169.254.169.254/latest/"):
         request = scrapy.Request(url, meta=source, dont_filter=True)
         with pytest.raises(IgnoreRequest):
-            middleware.request_scheduled(request, middleware.crawler.spider)
+            await middleware.process_request(request)
     assert middleware.stats.get_value("scope/refused/origin") == 3
 
 
 def test_a_listed_journal_on_a_sister_site_and_its_redirects_stay_on_that_origin() -> None:
-    middleware = _middleware("https://publisher.example/journals")
+    spider = _middleware("https://publisher.example/journals").crawler.spider
     meta = {"source": "publisher.example", "journal_origin": "https://sister.example:443"}
-    spider = middleware.crawler.spider
-    middleware.request_scheduled(scrapy.Request("https://www.sister.example/j", meta=meta), spider)
-    with pytest.raises(IgnoreRequest):
-        middleware.request_scheduled(scrapy.Request("https://third.example/j", meta=meta), spider)
+    assert spider.request_in_scope(scrapy.Request("https://www.sister.example/j", meta=meta))
+    assert not spider.request_in_scope(scrapy.Request("https://third.example/j", meta=meta))
+    assert not spider.request_in_scope(scrapy.Request("https://sister.example/j", meta={"source": "publisher.example"}))
 
 
 @deferred_f_from_coro_f

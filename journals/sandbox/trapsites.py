@@ -5,7 +5,8 @@ Each site lists its real journals with the Springer site's markup (letters, arti
 
 - ``escape``: listing entries that answer 302 to the outside listener (:mod:`journals.sandbox.outside`) or to
   ``localhost`` on the same port, a journal page with a ``<meta http-equiv="refresh">`` to the outside, an entry
-  and an A–Z letter linking the outside directly, and a real journal whose metrics hop leaves the site;
+  and an A–Z letter linking the outside directly, a real journal whose metrics hop leaves the site, and one whose
+  metrics page answers 302 to the outside (the journal must still be stored, from its own page);
 - ``endless-next``: one letter's "Next" pages never end, each listing new made-up journals; another letter's
   "Next" pages cycle through its real pages forever;
 - ``session-id``: every link of every page carries a session id (``;jsessionid=`` in the path, ``?sid=``, or
@@ -231,6 +232,11 @@ class EscapeTemplates(TrapTemplates):
         """The real journal whose "Journal metrics" link goes to the outside listener."""
         return self.site.journal_indices[1]
 
+    @cached_property
+    def redirected_hop_index(self) -> int:
+        """The real journal whose on-site metrics page answers 302 to the outside listener."""
+        return self.site.journal_indices[2]
+
     def ident(self, how: str) -> str:
         """The made-up journal of one escaping entry: ``redirect``, ``localhost``, ``refresh`` or ``outside``."""
         return f"{self.trap_letter[0].lower()}-{how}"
@@ -246,8 +252,8 @@ class EscapeTemplates(TrapTemplates):
         return super().letter_cell(letter)
 
     def hop_path(self, index: int) -> str | None:
-        """No on-site metrics page for the journal whose hop leaves the site."""
-        return None if index == self.outside_hop_index else super().hop_path(index)
+        """No on-site metrics page for the journals whose hop leaves the site (by its link or by a 302)."""
+        return None if index in (self.outside_hop_index, self.redirected_hop_index) else super().hop_path(index)
 
     def metrics_href(self, index: int) -> str:
         """The outside hop journal's metrics link goes to the outside listener."""
@@ -265,8 +271,11 @@ class EscapeTemplates(TrapTemplates):
         return cards + f'<article class="c-card"><h2>{anchor}</h2></article>'
 
     def answer(self, path: str, query: str, host: str) -> WebResponse | None:
-        """The redirecting entries: 302 to the outside listener, 302 to ``localhost`` on the same port."""
+        """The redirecting entries: 302 to the outside listener, 302 to ``localhost`` on the same port; and the
+        metrics page that redirects to the outside listener."""
         port = host.rpartition(":")[2]
+        if path == self.metrics_href(self.redirected_hop_index):
+            return WebResponse(302, headers={"Location": self.outside_journal_url(self.redirected_hop_index) + "/m"})
         redirect = self.journal_path(self.made_up_index(self.ident("redirect")))
         localhost = self.journal_path(self.made_up_index(self.ident("localhost")))
         if path == redirect:
@@ -297,6 +306,7 @@ class EscapeTemplates(TrapTemplates):
             "letter": self.trap_letter,
             "outside_letter": self.outside_letter,
             "outside_hop_journal": base_url + self.journal_path(self.outside_hop_index),
+            "redirected_hop_journal": base_url + self.journal_path(self.redirected_hop_index),
             "escaping_entries": [
                 base_url + self.journal_path(self.made_up_index(self.ident(how)))
                 for how in ("redirect", "localhost", "refresh")

@@ -85,7 +85,11 @@ def test_escape_entries_leave_the_site_by_302_localhost_meta_refresh_and_direct_
     assert [a.url for a in links(web, hop_journal["url"]).metrics] == [
         f"{OUTSIDE}/journal/{hop_journal['url'].rpartition('/')[2]}/metrics"
     ]
-    others = [j for j in site["journals"] if j is not hop_journal]
+    redirected = next(j for j in site["journals"] if j["url"] == trap["redirected_hop_journal"])
+    assert redirected["metrics_url"] is None
+    moved = get(web, redirected["url"] + "/metrics")
+    assert moved.status == 302 and moved.headers["Location"].startswith(OUTSIDE)
+    others = [j for j in site["journals"] if j not in (hop_journal, redirected)]
     assert all(j["metrics_url"].startswith(BASE + "/escape/") for j in others)
 
 
