@@ -7,13 +7,16 @@ journal entries of a listing page (the largest repeated group of content anchors
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import pkgutil
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -21,6 +24,7 @@ from lxml import html as lxml_html
 
 from journals.entries import find_journal_list
 from journals.extraction.content import is_hidden
+from journals.pagecap import ANCHOR_TAG, page_prefix
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 """Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
@@ -28,6 +32,12 @@ SKIPPED_SCHEMES = ("javascript:", "mailto:", "tel:", "#")
 RECORD_TAGS = frozenset({"li", "tr", "dd", "dt", "article"})
 """An anchor's row: the text around it there (an ISSN, "journal") says what the anchor links to."""
 RECORD_TEXT_LIMIT = 400
+ANCHOR_TEXT_LIMIT = 1000
+"""An anchor's text is cut here: no letter, page link, hop or journal title reads that long, and an anchor wrapped
+around half a page (anchors may nest) must not copy it."""
+MAX_ANCHORS_PER_PAGE = 50_000
+"""Anchors read per page, the first in document order (the project setting is ``MAX_ANCHORS_PER_PAGE``): the
+largest real list saved has 2,666; a listing of 200,000 costs about 150 MB as a parsed tree alone."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,8 @@ class PageLinks:
     """Every other anchor with text: where :func:`journals.entries.journal_entries` finds the list."""
     browse: list[Anchor]
     metrics: list[Anchor]
+    truncated_anchors: int = 0
+    """``<a>`` tags of the page past the cap that were not read (see :func:`read_anchors`): 0 for most pages."""
 
     @property
     def journals(self) -> list[Anchor]:
@@ -87,26 +99,44 @@ def normalise_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def visible_text(element: etree._Element) -> str:
-    """The element's text without its hidden descendants, scripts and styles, whitespace collapsed."""
+def visible_text(element: etree._Element, limit: int | None = None) -> str:
+    """The element's text without its hidden descendants, scripts and styles, whitespace collapsed; with ``limit``,
+    its first ``limit`` characters (reading stops there)."""
     parts: list[str] = []
-    _collect_visible(element, parts)
-    return normalise_text("".join(parts))
+    _collect_visible(element, parts, limit if limit is not None else math.inf)
+    text = normalise_text("".join(parts))
+    return text[:limit].rstrip() if limit is not None else text
 
 
-def _collect_visible(element: etree._Element, parts: list[str]) -> None:
+def _collect_visible(element: etree._Element, parts: list[str], budget: float) -> float:
+    """Add the element's visible pieces to ``parts`` until more than ``budget`` non-space characters are read;
+    what is left of the budget (below 0: stop reading)."""
     if element.text:
         parts.append(element.text)
+        budget -= _letters(element.text)
+        if budget < 0:
+            return budget
     for child in element:
         if isinstance(child.tag, str) and child.tag not in ("script", "style") and not is_hidden(child):
-            _collect_visible(child, parts)
+            budget = _collect_visible(child, parts, budget)
+            if budget < 0:
+                return budget
         if child.tail:
             parts.append(child.tail)
+            budget -= _letters(child.tail)
+            if budget < 0:
+                return budget
+    return budget
+
+
+def _letters(piece: str) -> int:
+    """The non-space characters of a piece of text: what it adds to the text once whitespace is collapsed."""
+    return sum(map(len, piece.split()))
 
 
 def anchor_text(element: etree._Element) -> str:
     """What an anchor says: its visible text, else an image's ``alt``/``title``, else its ``title``/``aria-label``."""
-    text = visible_text(element)
+    text = visible_text(element, ANCHOR_TEXT_LIMIT)
     if text:
         return text
     for image in element.iter("img"):
@@ -116,18 +146,36 @@ def anchor_text(element: etree._Element) -> str:
     return normalise_text(element.get("title") or element.get("aria-label") or "")
 
 
-def anchors(page_html: str | bytes, page_url: str) -> list[Anchor]:
+def anchors(page_html: str | bytes, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> list[Anchor]:
     """Every followable anchor of a page, in document order, with absolute URLs (fragments dropped).
 
     Script links (``href="#"``, ``javascript:``) are not followable: the list they would filter is read where it is.
+    Only the page's first ``max_anchors`` ``<a>`` tags are read (see :func:`read_anchors`).
+    """
+    return read_anchors(page_html, page_url, max_anchors)[0]
+
+
+def read_anchors(
+    page_html: str | bytes, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE
+) -> tuple[list[Anchor], int]:
+    """:func:`anchors`, and how many ``<a>`` tags past the first ``max_anchors`` were left unread.
+
+    The page is cut before its ``max_anchors + 1``-th ``<a>`` tag and only that prefix is parsed
+    (:mod:`journals.pagecap`), so time and memory follow the anchors read, not the page. The lxml tree is freed
+    before returning; every anchor's strings are its own (URL, text) or shared (group, shape, its row's text).
+    Each element's context is worked out once, from its parent's, and each row's text once, so a page costs time
+    linear in its size however deep or wide it is.
     """
     if not page_html:
-        return []
+        return [], 0
+    page_html, left_out = page_prefix(page_html, ANCHOR_TAG, max_anchors)
     try:
         root = lxml_html.fromstring(page_html)
     except (ValueError, etree.ParserError):
-        return []
+        return [], left_out
+    del page_html  # the prefix's copy of the page
     base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
+    contexts = _Contexts()
     row_texts: dict[etree._Element, str] = {}
     found = []
     for element in root.iter("a"):
@@ -137,42 +185,123 @@ def anchors(page_html: str | bytes, page_url: str) -> list[Anchor]:
         url = urljoin(base, href).split("#", 1)[0]
         if urlsplit(url).scheme not in ("http", "https"):
             continue
-        ancestors = [a for a in element.iterancestors() if isinstance(a.tag, str)]
-        chrome = next(
-            (a.tag if a.tag in CHROME_TAGS else "nav" for a in ancestors
-             if a.tag in CHROME_TAGS or a.get("role") == "navigation"),
-            "",
-        )
-        row = next((a for a in ancestors[:4] if a.tag in RECORD_TAGS), None)
+        chrome, group, shape = contexts.of(element.getparent())
+        row = next((a for _, a in zip(range(4), element.iterancestors(), strict=False) if a.tag in RECORD_TAGS), None)
         found.append(
             Anchor(
                 url=url,
                 text=anchor_text(element),
                 chrome=chrome,
-                group="/".join(f"{a.tag}.{a.get('class', '')}" for a in reversed(ancestors)),
-                shape="/".join(_shape_step(a) for a in reversed(ancestors)),
+                group=group,
+                shape=shape,
                 record_text=_row_text(row, row_texts) if row is not None else "",
             )
         )
-    return found
+    del root, contexts, row_texts  # lxml's tree goes with the last proxies into it
+    return found, left_out
 
 
-def _shape_step(element: etree._Element) -> str:
-    """One step of an anchor's shape: the tag, and for a table cell its column."""
-    if element.tag in ("td", "th"):
+class _Context(NamedTuple):
+    """What an element's children inherit: the nearest chrome around them, their group and shape."""
+
+    chrome: str
+    group: str
+    shape: str
+
+
+_NO_CONTEXT = _Context("", "", "")
+
+
+class _Contexts:
+    """Each element's :class:`_Context`, built from its parent's and kept: anchors in one list share their
+    ancestors, so walking every anchor's ancestors would cost the page's depth per anchor, and its group and
+    shape strings would be as many copies. Equal strings are one object (interned per page)."""
+
+    def __init__(self) -> None:
+        self._known: dict[etree._Element, _Context] = {}
+        self._strings: dict[tuple[str, str], str] = {}
+        self._columns: dict[etree._Element, int] = {}
+
+    def of(self, element: etree._Element | None) -> _Context:
+        """The context an element gives its children (an anchor's is its parent's); empty above the root."""
+        if element is None:
+            return _NO_CONTEXT
+        known = self._known
+        context = known.get(element)
+        if context is not None:
+            return context
+        missing = [element]  # up to the nearest ancestor already known, without recursion
         parent = element.getparent()
-        return f"{element.tag}[{parent.index(element) if parent is not None else 0}]"
-    return str(element.tag)
+        while parent is not None and parent not in known:
+            missing.append(parent)
+            parent = parent.getparent()
+        context = known[parent] if parent is not None else _NO_CONTEXT
+        for ancestor in reversed(missing):
+            context = known[ancestor] = self._below(ancestor, context)
+        return context
+
+    def _below(self, element: etree._Element, above: _Context) -> _Context:
+        tag = element.tag
+        if tag in CHROME_TAGS:
+            chrome = tag
+        elif element.get("role") == "navigation":
+            chrome = "nav"
+        else:
+            chrome = above.chrome
+        return _Context(
+            chrome,
+            self._joined(above.group, f"{tag}.{element.get('class', '')}"),
+            self._joined(above.shape, self._shape_step(element)),
+        )
+
+    def _joined(self, path: str, step: str) -> str:
+        key = (path, step)
+        joined = self._strings.get(key)
+        if joined is None:
+            joined = self._strings[key] = f"{path}/{step}" if path else step
+        return joined
+
+    def _shape_step(self, element: etree._Element) -> str:
+        """One step of an anchor's shape: the tag, and for a table cell its column (each row's cells numbered
+        once: ``index()`` counts the siblings before a cell on every call)."""
+        if element.tag not in ("td", "th"):
+            return str(element.tag)
+        column = self._columns.get(element)
+        if column is None:
+            parent = element.getparent()
+            if parent is None:
+                return f"{element.tag}[0]"
+            for index, child in enumerate(parent):
+                if child.tag in ("td", "th"):
+                    self._columns[child] = index
+            column = self._columns[element]
+        return f"{element.tag}[{column}]"
 
 
 def _row_text(row: etree._Element, cache: dict[etree._Element, str]) -> str:
     """The row's visible text (cached: a row holds several anchors), empty when longer than a record's."""
     text = cache.get(row)
     if text is None:
-        text = normalise_text(" ".join(row.itertext()))
-        text = text if len(text) <= RECORD_TEXT_LIMIT else ""
-        cache[row] = text
+        text = cache[row] = _bounded_text(row.itertext(), RECORD_TEXT_LIMIT)
     return text
+
+
+def _bounded_text(pieces: Iterable[str], limit: int) -> str:
+    """The pieces joined with spaces, whitespace collapsed, or ``""`` when that is longer than ``limit``.
+
+    Reading stops once the pieces hold more than ``limit`` non-space characters: a row that is half the page
+    (a list nested in a list) costs no more than a short one.
+    """
+    kept: list[str] = []
+    length = 0
+    for piece in pieces:
+        words = piece.split()
+        length += sum(map(len, words))
+        if length > limit:
+            return ""
+        kept.extend(words)
+    text = " ".join(kept)
+    return text if len(text) <= limit else ""
 
 
 def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
@@ -185,10 +314,15 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     patterns = _patterns()
     page_anchors = list(page_anchors)
     letter_texts: dict[str, list[str]] = {}
-    for anchor in page_anchors:
-        if patterns["letter"].fullmatch(anchor.text):
+    reads_letter = [bool(patterns["letter"].fullmatch(anchor.text)) for anchor in page_anchors]
+    for anchor, reads in zip(page_anchors, reads_letter, strict=True):
+        if reads:
             letter_texts.setdefault(anchor.group, []).append(anchor.text)
-    letter_like = [_is_index_letter(a.text, letter_texts.get(a.group, ())) for a in page_anchors]
+    summaries = {group: _LetterGroup.of(texts) for group, texts in letter_texts.items()}
+    letter_like = [
+        reads and _is_index_letter(anchor.text, summaries[anchor.group])
+        for anchor, reads in zip(page_anchors, reads_letter, strict=True)
+    ]
     group_sizes = Counter(a.group for a in page_anchors)
     group_letters = Counter(a.group for a, like in zip(page_anchors, letter_like, strict=True) if like)
     letters, pages, browse, metrics, content = [], [], [], [], []
@@ -216,23 +350,39 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     return PageLinks(letters=letters, pages=pages, content=content, browse=browse, metrics=metrics)
 
 
-def _is_index_letter(text: str, group_letters: Sequence[str]) -> bool:
-    """Whether ``text`` reads as an index letter among the letter-like texts of its group.
+class _LetterGroup(NamedTuple):
+    """What the letter-like texts of one group say, worked out once per group (not once per anchor)."""
+
+    single: bool
+    """Some text is one character long."""
+    alone: bool
+    """The group has one letter-like text."""
+    repeated_initial: bool
+    """Two texts start with the same letter."""
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> _LetterGroup:
+        """The summary of a group's letter-like texts."""
+        initials = Counter(t[0].upper() for t in texts)
+        return cls(any(len(t) == 1 for t in texts), len(texts) == 1, max(initials.values()) > 1)
+
+
+def _is_index_letter(text: str, group: _LetterGroup) -> bool:
+    """Whether ``text``, a letter-like text, reads as an index letter among the letter-like texts of its group.
 
     A two-letter text is a sub-index ("Ab") unless its group reads like a language menu: two-letter texts
     only, each initial once ("EN", "DE", "FR").
     """
-    if text not in group_letters:
-        return False
-    if len(text) != 2 or not text.isalpha() or any(len(t) == 1 for t in group_letters):
+    if len(text) != 2 or not text.isalpha() or group.single:
         return True
-    initials = Counter(t[0].upper() for t in group_letters)
-    return len(group_letters) == 1 or max(initials.values()) > 1
+    return group.alone or group.repeated_initial
 
 
-def page_links(page_html: str | bytes, page_url: str) -> PageLinks:
-    """:func:`classify` the anchors of one page."""
-    return classify(anchors(page_html, page_url), page_url)
+def page_links(page_html: str | bytes, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
+    """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
+    says how many more it had)."""
+    found, left_out = read_anchors(page_html, page_url, max_anchors)
+    return dataclasses.replace(classify(found, page_url), truncated_anchors=left_out)
 
 
 def is_about(url: str, page_url: str) -> bool:
