@@ -56,8 +56,10 @@ EXTENSIONS = {
     "journals.extensions.progress.ProgressExtension": 500,
     "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
+    "journals.extensions.lag.ReactorLagExtension": 520,
 }
 PROGRESS_ENABLED = True
+REACTOR_LAG_ENABLED = False  # the reactor's longest block in stats reactor/max_lag_seconds: a measurement's setting
 
 # The store pipeline (journals.pipelines.store): while the database is unavailable (locked, gone) a batch is
 # tried this many times, the delay doubling from DATABASE_RETRY_DELAY seconds, then the crawl stops with
