@@ -40,7 +40,7 @@ MAX_ANCHORS_PER_PAGE = 50_000
 largest real list saved has 2,666; a listing of 200,000 costs about 150 MB as a parsed tree alone."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Anchor:
     """One link of a page: absolute URL, normalised visible text, and where it sits."""
 
@@ -161,10 +161,10 @@ def read_anchors(
     """:func:`anchors`, and how many ``<a>`` tags past the first ``max_anchors`` were left unread.
 
     The page is cut before its ``max_anchors + 1``-th ``<a>`` tag and only that prefix is parsed
-    (:mod:`journals.pagecap`), so time and memory follow the anchors read, not the page. The lxml tree is freed
-    before returning; every anchor's strings are its own (URL, text) or shared (group, shape, its row's text).
-    Each element's context is worked out once, from its parent's, and each row's text once, so a page costs time
-    linear in its size however deep or wide it is.
+    (:mod:`journals.pagecap`), so time and memory follow the anchors read, not the page. One walk over the tree
+    keeps the open elements on a stack with what they pass on to their children (:class:`_Open`), so an anchor's
+    chrome, group, shape and row cost the same at any depth, each row's text is read once, and anchors in one list
+    share their group and shape strings. The lxml tree is freed before returning.
     """
     if not page_html:
         return [], 0
@@ -175,115 +175,94 @@ def read_anchors(
         return [], left_out
     del page_html  # the prefix's copy of the page
     base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
-    contexts = _Contexts()
-    row_texts: dict[etree._Element, str] = {}
+    strings: dict[tuple[str, str], str] = {}
+    open_elements: list[_Open] = []
+    for ancestor in reversed(list(root.iterancestors())):  # a fragment's root may sit in a body
+        open_elements.append(_Open.below(ancestor, open_elements[-1] if open_elements else None, strings))
     found = []
-    for element in root.iter("a"):
-        href = (element.get("href") or "").strip()
-        if not href or href.startswith(SKIPPED_SCHEMES):
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        if event == "end":
+            open_elements.pop()
             continue
-        url = urljoin(base, href).split("#", 1)[0]
-        if urlsplit(url).scheme not in ("http", "https"):
-            continue
-        chrome, group, shape = contexts.of(element.getparent())
-        row = next((a for _, a in zip(range(4), element.iterancestors(), strict=False) if a.tag in RECORD_TAGS), None)
-        found.append(
-            Anchor(
-                url=url,
-                text=anchor_text(element),
-                chrome=chrome,
-                group=group,
-                shape=shape,
-                record_text=_row_text(row, row_texts) if row is not None else "",
-            )
-        )
-    del root, contexts, row_texts  # lxml's tree goes with the last proxies into it
+        parent = open_elements[-1] if open_elements else None
+        if element.tag == "a":
+            anchor = _anchor(element, base, parent, open_elements[-4:])
+            if anchor is not None:
+                found.append(anchor)
+        open_elements.append(_Open.below(element, parent, strings))
+    del root, open_elements  # lxml's tree goes with the last proxies into it
     return found, left_out
 
 
-class _Context(NamedTuple):
-    """What an element's children inherit: the nearest chrome around them, their group and shape."""
+def _anchor(element: etree._Element, base: str, parent: _Open | None, nearest: list[_Open]) -> Anchor | None:
+    """The anchor ``element``, or None when it is not followable; ``nearest`` are its (up to) four nearest
+    ancestors, outermost first: its row is the nearest of them that is a record's element."""
+    href = (element.get("href") or "").strip()
+    if not href or href.startswith(SKIPPED_SCHEMES):
+        return None
+    url = urljoin(base, href).split("#", 1)[0]
+    if urlsplit(url).scheme not in ("http", "https"):
+        return None
+    row = next((opened for opened in reversed(nearest) if opened.element.tag in RECORD_TAGS), None)
+    return Anchor(
+        url=url,
+        text=anchor_text(element),
+        chrome=parent.chrome if parent is not None else "",
+        group=parent.group if parent is not None else "",
+        shape=parent.shape if parent is not None else "",
+        record_text=row.row_text() if row is not None else "",
+    )
 
-    chrome: str
-    group: str
-    shape: str
 
+class _Open:
+    """An element the walk is inside, and what its descendants inherit: the nearest chrome around them, their group
+    (tags and classes of the ancestors) and shape (tags, with a cell's column)."""
 
-_NO_CONTEXT = _Context("", "", "")
+    __slots__ = ("_columns", "_row_text", "chrome", "element", "group", "shape")
 
+    def __init__(self, element: etree._Element, chrome: str, group: str, shape: str) -> None:
+        self.element = element
+        self.chrome = chrome
+        self.group = group
+        self.shape = shape
+        self._columns: dict[etree._Element, int] | None = None
+        self._row_text: str | None = None
 
-class _Contexts:
-    """Each element's :class:`_Context`, built from its parent's and kept: anchors in one list share their
-    ancestors, so walking every anchor's ancestors would cost the page's depth per anchor, and its group and
-    shape strings would be as many copies. Equal strings are one object (interned per page)."""
-
-    def __init__(self) -> None:
-        self._known: dict[etree._Element, _Context] = {}
-        self._strings: dict[tuple[str, str], str] = {}
-        self._columns: dict[etree._Element, int] = {}
-
-    def of(self, element: etree._Element | None) -> _Context:
-        """The context an element gives its children (an anchor's is its parent's); empty above the root."""
-        if element is None:
-            return _NO_CONTEXT
-        known = self._known
-        context = known.get(element)
-        if context is not None:
-            return context
-        missing = [element]  # up to the nearest ancestor already known, without recursion
-        parent = element.getparent()
-        while parent is not None and parent not in known:
-            missing.append(parent)
-            parent = parent.getparent()
-        context = known[parent] if parent is not None else _NO_CONTEXT
-        for ancestor in reversed(missing):
-            context = known[ancestor] = self._below(ancestor, context)
-        return context
-
-    def _below(self, element: etree._Element, above: _Context) -> _Context:
+    @classmethod
+    def below(cls, element: etree._Element, parent: _Open | None, strings: dict[tuple[str, str], str]) -> _Open:
+        """``element`` opened inside ``parent`` (None at the top); ``strings`` makes equal paths one string."""
         tag = element.tag
         if tag in CHROME_TAGS:
             chrome = tag
         elif element.get("role") == "navigation":
             chrome = "nav"
         else:
-            chrome = above.chrome
-        return _Context(
-            chrome,
-            self._joined(above.group, f"{tag}.{element.get('class', '')}"),
-            self._joined(above.shape, self._shape_step(element)),
-        )
+            chrome = parent.chrome if parent is not None else ""
+        group = _joined(parent.group if parent is not None else "", f"{tag}.{element.get('class', '')}", strings)
+        step = f"{tag}[{parent.column(element) if parent is not None else 0}]" if tag in ("td", "th") else str(tag)
+        return cls(element, chrome, group, _joined(parent.shape if parent is not None else "", step, strings))
 
-    def _joined(self, path: str, step: str) -> str:
-        key = (path, step)
-        joined = self._strings.get(key)
-        if joined is None:
-            joined = self._strings[key] = f"{path}/{step}" if path else step
-        return joined
+    def column(self, cell: etree._Element) -> int:
+        """A child cell's position among this element's children, as ``index()`` counts it (comments too): the
+        children are numbered once, where ``index()`` would count the siblings before a cell for every cell."""
+        if self._columns is None:
+            self._columns = {child: n for n, child in enumerate(self.element) if child.tag in ("td", "th")}
+        return self._columns[cell]
 
-    def _shape_step(self, element: etree._Element) -> str:
-        """One step of an anchor's shape: the tag, and for a table cell its column (each row's cells numbered
-        once: ``index()`` counts the siblings before a cell on every call)."""
-        if element.tag not in ("td", "th"):
-            return str(element.tag)
-        column = self._columns.get(element)
-        if column is None:
-            parent = element.getparent()
-            if parent is None:
-                return f"{element.tag}[0]"
-            for index, child in enumerate(parent):
-                if child.tag in ("td", "th"):
-                    self._columns[child] = index
-            column = self._columns[element]
-        return f"{element.tag}[{column}]"
+    def row_text(self) -> str:
+        """This element's visible text as a row's, read once (a row holds several anchors): ``""`` when longer
+        than a record's."""
+        if self._row_text is None:
+            self._row_text = _bounded_text(self.element.itertext(), RECORD_TEXT_LIMIT)
+        return self._row_text
 
 
-def _row_text(row: etree._Element, cache: dict[etree._Element, str]) -> str:
-    """The row's visible text (cached: a row holds several anchors), empty when longer than a record's."""
-    text = cache.get(row)
-    if text is None:
-        text = cache[row] = _bounded_text(row.itertext(), RECORD_TEXT_LIMIT)
-    return text
+def _joined(path: str, step: str, strings: dict[tuple[str, str], str]) -> str:
+    """``path/step``, the same string object for equal paths (a list's anchors share one, not a copy each)."""
+    joined = strings.get((path, step))
+    if joined is None:
+        joined = strings[path, step] = f"{path}/{step}" if path else step
+    return joined
 
 
 def _bounded_text(pieces: Iterable[str], limit: int) -> str:
