@@ -23,6 +23,7 @@ import os
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from journals.reliability.harness import WAIT_SECONDS, Crawl, CrawlResult, snapshot
@@ -156,14 +157,21 @@ def run_with_peak(crawl: Crawl) -> tuple[CrawlResult, float]:
     return CrawlResult.read(process.returncode, crawl.log_path, offset), usage.ru_maxrss / 1024
 
 
-def wide_crawl(folder: Path, journals: int = JOURNALS_PER_LISTING, anchors: int = ANCHORS_PER_LISTING) -> Outcome:
-    """Crawl the wide site with the reactor-lag extension on; figures and the bars that did not hold."""
+def wide_crawl(
+    folder: Path,
+    journals: int = JOURNALS_PER_LISTING,
+    anchors: int = ANCHORS_PER_LISTING,
+    settings: Sequence[str] = (),
+) -> Outcome:
+    """Crawl the wide site with the reactor-lag extension on (and ``settings``, ``NAME=VALUE``); figures and the
+    bars that did not hold."""
     outcome = Outcome(f"wide listings ({len(LETTERS)} letters of {anchors:,} anchors, {journals} journals each)")
     web = WideWeb(journals, anchors)
     server = SandboxServer(web, port=0)  # type: ignore[arg-type]  # a web with respond(), like SandboxWeb
     server.start_in_thread()
     database_url = f"sqlite:///{folder / 'wide.db'}"
-    crawl = Crawl(f"{server.base_url}/", database_url, folder / "wide.log", None, ("REACTOR_LAG_ENABLED=True",))
+    settings = ("REACTOR_LAG_ENABLED=True", *settings)
+    crawl = Crawl(f"{server.base_url}/", database_url, folder / "wide.log", None, settings)
     try:
         started = time.perf_counter()
         result, peak_mb = run_with_peak(crawl)
@@ -207,14 +215,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--journals", type=int, default=JOURNALS_PER_LISTING, help="journals per listing")
     parser.add_argument("--anchors", type=int, default=ANCHORS_PER_LISTING, help="anchors per listing")
     parser.add_argument("--keep", metavar="DIR", help="crawl into DIR (kept: wide.log, wide.db) instead of a temp dir")
+    parser.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE", help="a crawl setting")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     if args.keep:
         Path(args.keep).mkdir(parents=True, exist_ok=True)
-        outcome = wide_crawl(Path(args.keep), args.journals, args.anchors)
+        outcome = wide_crawl(Path(args.keep), args.journals, args.anchors, args.set)
     else:
         with tempfile.TemporaryDirectory(prefix="journals-wide-") as folder:
-            outcome = wide_crawl(Path(folder), args.journals, args.anchors)
+            outcome = wide_crawl(Path(folder), args.journals, args.anchors, args.set)
     print(format_outcome(outcome, time.perf_counter() - started))
     return 0 if outcome.held else 1
 
