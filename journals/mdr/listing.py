@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from lxml import etree
@@ -29,34 +29,29 @@ def title_key(title: str) -> str:
     return _SPACES.sub(" ", title).strip().casefold()
 
 
-class ListingRecord(NamedTuple):
-    """What a listing record says, shared by the anchors it holds."""
+ListingRecord = tuple[tuple[str, ...], str, tuple[str, ...]]
+"""What a listing record says, shared by the anchors it holds: its ISSNs, its text and its XPaths."""
+ListingEntry = tuple[str, str, ListingRecord, tuple[tuple[str, str], ...]]
+"""One anchor of a listing record: its title, its absolute link, its record, and its row's cells as (column header,
+text) pairs.
 
-    issns: list[str]
-    text: str
-    xpaths: list[str]
+Plain tuples of strings, not dicts or named tuples: a wide listing has tens of thousands of entries, and the
+pipeline keeps the indexes of many listings. Python's collector stops tracking exact tuples that hold only strings,
+so a kept index costs the collector's full passes nothing; a dict or a named tuple per entry cost each pass a visit
+(on six wide listings, passes of 0.2 to 0.7 s that held the reactor) and three times the memory."""
 
 
-class ListingEntry(NamedTuple):
-    """One anchor of a listing record: compact, a wide listing has tens of thousands (a dict each cost 3x more)."""
-
-    title: str
-    link: str
-    record: ListingRecord
-    cells: dict[str, str]
-
-    def as_dict(self) -> dict[str, Any]:
-        """The entry as the listing record items carry: ``title``, ``link``, ``issns``, ``text``, ``xpaths``,
-        ``cells``."""
-        record = self.record
-        return {
-            "title": self.title,
-            "link": self.link,
-            "issns": list(record.issns),
-            "text": record.text,
-            "xpaths": list(record.xpaths),
-            "cells": dict(self.cells),
-        }
+def entry_as_dict(entry: ListingEntry) -> dict[str, Any]:
+    """An entry as the listing record items carry: ``title``, ``link``, ``issns``, ``text``, ``xpaths``, ``cells``."""
+    title, link, (issns, text, xpaths), cells = entry
+    return {
+        "title": title,
+        "link": link,
+        "issns": list(issns),
+        "text": text,
+        "xpaths": list(xpaths),
+        "cells": dict(cells),
+    }
 
 
 @dataclass
@@ -75,7 +70,7 @@ class ListingIndex:
         found = self.by_link.get(link_key(url))
         if found is None and title:
             found = self.by_title.get(title_key(title))
-        return found.as_dict() if found else {}
+        return entry_as_dict(found) if found else {}
 
 
 def row_cells(anchor: etree._Element, headers: dict[etree._Element, list[str]]) -> dict[str, str]:
@@ -128,7 +123,8 @@ def index_listing(
     node_at = tree.nodes_by_path()
     for region in regions:
         for mined in region.records:
-            record = ListingRecord([issn.upper() for issn in ISSN.findall(mined.text)], mined.text, mined.xpaths)
+            issns = tuple(issn.upper() for issn in ISSN.findall(mined.text))
+            record: ListingRecord = (issns, mined.text, tuple(mined.xpaths))
             for xpath in mined.xpaths:
                 for anchor in tree.elements[node_at[xpath]].iter("a"):
                     href = anchor.get("href")
@@ -136,12 +132,8 @@ def index_listing(
                         continue
                     link = urljoin(base_url, href.strip())
                     title = _SPACES.sub(" ", "".join(anchor.itertext())).strip()
-                    entry = ListingEntry(title, link, record, row_cells(anchor, headers) or _NO_CELLS)
+                    entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers).items()))
                     index.by_link.setdefault(link_key(link), entry)
                     if title:
                         index.by_title.setdefault(title_key(title), entry)
     return index
-
-
-_NO_CELLS: dict[str, str] = {}
-"""The cells of an entry outside a table: one shared empty dict (:meth:`ListingIndex.find` hands out copies)."""
