@@ -10,7 +10,7 @@ from scrapy.crawler import Crawler
 from scrapy.utils.asyncio import run_in_thread
 
 from journals.items import JournalPages
-from journals.mdr import mine_data_regions
+from journals.mdr import DEFAULT_MAX_NODES, mine_data_regions
 from journals.mdr.listing import ListingIndex, index_listing
 
 
@@ -22,22 +22,32 @@ class MDRPipeline:
     listings (concurrent items of one listing await the same mining task). Needs the asyncio reactor.
     """
 
-    def __init__(self, k: int = 10, threshold: float = 0.3, cache_size: int = 64, main_regions: int = 3):
+    def __init__(
+        self,
+        k: int = 10,
+        threshold: float = 0.3,
+        cache_size: int = 64,
+        main_regions: int = 3,
+        max_nodes: int = DEFAULT_MAX_NODES,
+    ):
         self.k = k
         self.threshold = threshold
         self.cache_size = cache_size
         self.main_regions = main_regions
+        self.max_nodes = max_nodes
         self._listings: OrderedDict[str, asyncio.Future[ListingIndex]] = OrderedDict()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MDRPipeline:
-        """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAIN_REGIONS``."""
+        """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAIN_REGIONS``,
+        ``MDR_MAX_NODES`` (elements of a page mined, the first in document order)."""
         settings = crawler.settings
         return cls(
             k=settings.getint("MDR_MAX_NODE_LENGTH", 10),
             threshold=settings.getfloat("MDR_THRESHOLD", 0.3),
             cache_size=settings.getint("MDR_LISTING_CACHE_SIZE", 64),
             main_regions=settings.getint("MDR_MAIN_REGIONS", 3),
+            max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
         )
 
     async def process_item(self, item: Any) -> Any:
@@ -49,7 +59,9 @@ class MDRPipeline:
                 index = await self._listing_index(page.url, page.html)
                 item.listing_record = index.find(item.url, item.listing_title)
             else:
-                regions = await run_in_thread(mine_data_regions, page.html, self.k, self.threshold, False)
+                regions = await run_in_thread(
+                    mine_data_regions, page.html, self.k, self.threshold, False, max_nodes=self.max_nodes
+                )
                 item.main_regions[page.url] = [region.parent for region in regions[: self.main_regions]]
         return item
 
@@ -59,7 +71,7 @@ class MDRPipeline:
         if future is not None and not _failed(future):
             self._listings.move_to_end(url)
             return future
-        future = asyncio.ensure_future(run_in_thread(index_listing, html, url, self.k, self.threshold))
+        future = asyncio.ensure_future(run_in_thread(index_listing, html, url, self.k, self.threshold, self.max_nodes))
         self._listings[url] = future
         while len(self._listings) > self.cache_size:
             self._listings.popitem(last=False)
