@@ -1,5 +1,6 @@
-"""``python -m journals.reliability`` (``make reliability``): the hostile crawl, the kill/resume and the outage
-scenarios of issue 8, each against real processes and servers; prints the figures, optionally as Markdown.
+"""``python -m journals.reliability`` (``make reliability``): the hostile crawl, the wide listings of issue 14, the
+kill/resume and the outage scenarios of issue 8, each against real processes and servers; prints the figures,
+optionally as Markdown.
 
 PostgreSQL comes from ``tests/operations/servers.py`` (Debian's ``postgresql``); the disk-full scenario mounts a
 tmpfs and needs root. A scenario whose means are missing is reported as skipped, never as passed.
@@ -28,6 +29,7 @@ from journals.reliability.scenarios import (
     postgres_stopped,
     sqlite_locked,
 )
+from journals.reliability.wide import wide_crawl
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.web import SandboxWeb
 
@@ -77,6 +79,7 @@ def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Ou
         print(format_outcome(outcome, outcomes[-1][1]), flush=True)
 
     run(lambda: hostile_crawl(folder, journals=journals))
+    run(lambda: wide_crawl(folder))
     with sandbox(seed, journals) as base_url:
         workspace = Workspace(",".join(f"{base_url}/{site}/" for site in SITES), folder)
         workspace.run_baseline()
@@ -132,7 +135,8 @@ def report(outcomes: list[tuple[Outcome, float]], args: argparse.Namespace) -> s
     """The Markdown report: what ran where, the headline, the legend, then every scenario."""
     setting = (
         f"`make reliability` on {date.today().isoformat()}, {os.cpu_count()} cores: a {args.journals}-journal world "
-        f"(seed {args.seed}), the hostile crawl over all eight sites, the other scenarios over {' and '.join(SITES)}."
+        f"(seed {args.seed}), the hostile crawl over all eight sites, the wide listings on a site of their own, "
+        f"the other scenarios over {' and '.join(SITES)}."
     )
     scenarios = "\n".join(format_outcome(outcome, seconds) for outcome, seconds in outcomes)
     return f"{setting}\n\n{summary(outcomes)}\n{LEGEND}\n{scenarios}"
