@@ -175,6 +175,8 @@ def read_anchors(
         return [], left_out
     del page_html  # the prefix's copy of the page
     base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
+    base_parts = urlsplit(base)
+    origin = f"{base_parts.scheme}://{base_parts.netloc}" if base_parts.scheme in ("http", "https") else ""
     strings: dict[tuple[str, str], str] = {}
     open_elements: list[_Open] = []
     for ancestor in reversed(list(root.iterancestors())):  # a fragment's root may sit in a body
@@ -186,7 +188,7 @@ def read_anchors(
             continue
         parent = open_elements[-1] if open_elements else None
         if element.tag == "a":
-            anchor = _anchor(element, base, parent, open_elements[-4:])
+            anchor = _anchor(element, base, origin, parent, open_elements[-4:])
             if anchor is not None:
                 found.append(anchor)
         open_elements.append(_Open.below(element, parent, strings))
@@ -194,14 +196,16 @@ def read_anchors(
     return found, left_out
 
 
-def _anchor(element: etree._Element, base: str, parent: _Open | None, nearest: list[_Open]) -> Anchor | None:
+def _anchor(
+    element: etree._Element, base: str, origin: str, parent: _Open | None, nearest: list[_Open]
+) -> Anchor | None:
     """The anchor ``element``, or None when it is not followable; ``nearest`` are its (up to) four nearest
     ancestors, outermost first: its row is the nearest of them that is a record's element."""
     href = (element.get("href") or "").strip()
     if not href or href.startswith(SKIPPED_SCHEMES):
         return None
-    url = urljoin(base, href).split("#", 1)[0]
-    if urlsplit(url).scheme not in ("http", "https"):
+    url = absolute_url(href, base, origin)
+    if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
         return None
     row = next((opened for opened in reversed(nearest) if opened.element.tag in RECORD_TAGS), None)
     return Anchor(
@@ -212,6 +216,24 @@ def _anchor(element: etree._Element, base: str, parent: _Open | None, nearest: l
         shape=parent.shape if parent is not None else "",
         record_text=row.row_text() if row is not None else "",
     )
+
+
+_NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
+"""What makes ``urljoin`` rewrite a root-relative path: empty or dot segments, and the bytes ``urlsplit`` drops."""
+
+
+def absolute_url(href: str, base: str, origin: str = "") -> str:
+    """``urljoin(base, href)`` without its fragment; ``origin`` is the base's ``scheme://netloc`` (http(s) only).
+
+    A root-relative path that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters,
+    no empty query, no tab or newline) is joined by concatenation: most links of a wide page are such paths,
+    and ``urljoin`` parses both URLs each time (a third of link finding's time). Anything else goes to ``urljoin``.
+    """
+    head = href.split("#", 1)[0]
+    path, question, query = head.partition("?")
+    if origin and path[:1] == "/" and ";" not in path and (query or not question) and not _NOT_PLAIN.search(head):
+        return origin + head
+    return urljoin(base, href).split("#", 1)[0]
 
 
 class _Open:

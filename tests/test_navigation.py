@@ -1,8 +1,11 @@
 """The A–Z navigation heuristics on hand-written pages in the forms real sites use."""
 
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
-from journals.navigation import ANCHOR_TEXT_LIMIT, anchors, page_links
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from journals.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, page_links
 
 PAGE = """<html><body>
 <header><nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/journals">Browse journals A–Z</a></nav></header>
@@ -126,3 +129,15 @@ def test_hostile_shapes_keep_their_groups_columns_and_bounded_texts() -> None:
     assert by_path["/long"].text == long_text[:ANCHOR_TEXT_LIMIT].strip()
     assert by_path["/row"].record_text == "", "a row longer than a record has no record text"
     assert by_path["/c/7"].record_text == "", "nor has a row of 3,000 cells"
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(
+    st.sampled_from(["http://a.example/x/y.html?q=1", "https://A.Example:8080/", "http://h/p/", "http://u@h/a;b?c#d"]),
+    st.text(alphabet="/.?#;:a%\t\n &=", max_size=14).map(lambda s: "/" + s) | st.text(alphabet="/.?#;:a", max_size=8),
+)
+def test_absolute_urls_are_urljoins_without_the_fragment(base: str, href: str) -> None:
+    href = href.strip()
+    parts = urlsplit(base)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    assert absolute_url(href, base, origin) == urljoin(base, href).split("#", 1)[0]
