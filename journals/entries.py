@@ -14,6 +14,7 @@ Pure code over :class:`journals.navigation.Anchor` lists: no Scrapy, no parsing.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -75,6 +76,8 @@ LETTER_FACTORS = ((0.8, 3.0), (0.5, 1.0), (0.0, 0.3))
 LEADING_ARTICLES = re.compile(r"^(?:the|a|an|la|le|les|el|der|die|das)\s+", re.IGNORECASE)
 REPEATS_FOR_CHROME = 2
 """A group with the same links on this many earlier listing pages of a site is site chrome."""
+MAX_ENTRY_ANCHORS = 50_000
+"""Anchors scored per page, the first in document order (:func:`journals.navigation.page_links` reads as many)."""
 
 
 class EntryAnchor(Protocol):
@@ -136,18 +139,29 @@ def url_template(url: str) -> tuple[str, ...]:
     return (parts.hostname or "", head, extension, *query_keys)
 
 
+def links_key(urls: Iterable[str]) -> tuple[int, int]:
+    """A set of links as a small key: its size and Python's hash of it (order-free, 64 bits).
+
+    A site's memory outlives its pages: kept as frozensets, the groups of a wide listing held every URL of it for
+    the whole crawl. Two different groups of one site sharing a key is a chance of about one in 10^15.
+    """
+    links = frozenset(urls)
+    return len(links), hash(links)
+
+
 @dataclass
 class ListingMemory:
     """What one site's earlier listing pages showed: groups repeated unchanged, and the list's structure."""
 
-    seen_groups: Counter[frozenset[str]] = field(default_factory=Counter)
-    """Per set of a group's URLs, on how many listing pages it appeared."""
+    seen_groups: Counter[tuple[int, int]] = field(default_factory=Counter)
+    """Per set of a group's URLs (by :func:`links_key`), on how many listing pages it appeared."""
     list_shapes: Counter[str] = field(default_factory=Counter)
     """Per structural shape, how many confident lists had it."""
 
-    def is_chrome(self, urls: frozenset[str]) -> bool:
+    def is_chrome(self, urls: Iterable[str]) -> bool:
         """Whether this exact set of links already appeared on enough other listing pages to be site chrome."""
-        return len(urls) >= 2 and self.seen_groups[urls] >= REPEATS_FOR_CHROME
+        key = links_key(urls)
+        return key[0] >= 2 and self.seen_groups[key] >= REPEATS_FOR_CHROME
 
     def preferred_shape(self) -> str | None:
         """The structure of the confident lists found so far, the most frequent first."""
@@ -162,23 +176,33 @@ class EntryGroup:
     anchors: list[EntryAnchor]
     score: float
     confident: bool
+    truncated_anchors: int = 0
+    """Anchors of the page past ``max_anchors`` that were not scored (see :func:`find_journal_list`)."""
 
 
 def find_journal_list(
-    anchors: Sequence[EntryAnchor], memory: ListingMemory | None = None, letter: str | None = None
+    anchors: Sequence[EntryAnchor],
+    memory: ListingMemory | None = None,
+    letter: str | None = None,
+    max_anchors: int = MAX_ENTRY_ANCHORS,
 ) -> EntryGroup | None:
     """The page's journal list (one anchor per URL, in page order), or None when it has none.
 
     ``memory``, a site's :class:`ListingMemory`, is read and then updated with this page's groups. ``letter``
     is the A–Z index letter (or ``0-9``) the page lists: a group whose titles mostly start with it is the list.
+    Only the first ``max_anchors`` anchors are looked at; the list found says how many were left
+    (:attr:`EntryGroup.truncated_anchors`). Time is linear in the anchors: each is scored and generalised once.
     """
-    groups = {key: _unique(members) for key, members in _candidate_groups(anchors).items()}
+    truncated = max(0, len(anchors) - max_anchors)
+    groups = {key: _unique(members) for key, members in _candidate_groups(anchors[:max_anchors]).items()}
     best = _best_group(groups, memory, letter)
     if memory is not None:
         for members in groups.values():
-            memory.seen_groups[frozenset(a.url for a in members)] += 1
+            memory.seen_groups[links_key(a.url for a in members)] += 1
         if best is not None and best.confident:
             memory.list_shapes[best.key] += 1
+    if best is not None and truncated:
+        best = dataclasses.replace(best, truncated_anchors=truncated)
     return best
 
 
@@ -187,10 +211,11 @@ def _best_group(
 ) -> EntryGroup | None:
     """The best-scoring group that looks like a journal list, or None."""
     scores: dict[int, float] = {}
+    templates_of: dict[int, tuple[str, ...]] = {}  # an anchor is in two groups: generalise its URL once
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
     for key, unique in groups.items():
-        if memory is not None and memory.is_chrome(frozenset(a.url for a in unique)):
+        if memory is not None and memory.is_chrome(a.url for a in unique):
             continue
         for anchor in unique:
             if id(anchor) not in scores:
@@ -198,7 +223,10 @@ def _best_group(
         total = sum(scores[id(a)] for a in unique)
         if total <= 0:
             continue
-        templates = Counter(url_template(a.url) for a in unique)
+        for anchor in unique:
+            if id(anchor) not in templates_of:
+                templates_of[id(anchor)] = url_template(anchor.url)
+        templates = Counter(templates_of[id(a)] for a in unique)
         coherence = templates.most_common(1)[0][1] / len(unique)
         score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
         if key == preferred:
@@ -238,11 +266,11 @@ def _candidate_groups(anchors: Iterable[EntryAnchor]) -> dict[str, list[EntryAnc
     The first keeps a list apart from a menu built of the same tags; the second joins a list split into
     subject boxes whose class names differ (one colour per subject).
     """
-    groups: dict[str, list[EntryAnchor]] = {}
-    for anchor in anchors:
-        groups.setdefault("g:" + anchor.group, []).append(anchor)
-        groups.setdefault("s:" + anchor.shape, []).append(anchor)
-    return groups
+    groups: dict[tuple[str, str], list[EntryAnchor]] = {}
+    for anchor in anchors:  # keyed by the anchors' own strings: no new string per anchor, and hashed once
+        groups.setdefault(("g:", anchor.group), []).append(anchor)
+        groups.setdefault(("s:", anchor.shape), []).append(anchor)
+    return {kind + signature: members for (kind, signature), members in groups.items()}
 
 
 def _unique(anchors: Iterable[EntryAnchor]) -> list[EntryAnchor]:

@@ -7,13 +7,16 @@ journal entries of a listing page (the largest repeated group of content anchors
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import pkgutil
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
@@ -21,6 +24,7 @@ from lxml import html as lxml_html
 
 from journals.entries import find_journal_list
 from journals.extraction.content import is_hidden
+from journals.pagecap import ANCHOR_TAG, page_prefix
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 """Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
@@ -28,9 +32,15 @@ SKIPPED_SCHEMES = ("javascript:", "mailto:", "tel:", "#")
 RECORD_TAGS = frozenset({"li", "tr", "dd", "dt", "article"})
 """An anchor's row: the text around it there (an ISSN, "journal") says what the anchor links to."""
 RECORD_TEXT_LIMIT = 400
+ANCHOR_TEXT_LIMIT = 1000
+"""An anchor's text is cut here: no letter, page link, hop or journal title reads that long, and an anchor wrapped
+around half a page (anchors may nest) must not copy it."""
+MAX_ANCHORS_PER_PAGE = 50_000
+"""Anchors read per page, the first in document order (the project setting is ``MAX_ANCHORS_PER_PAGE``): the
+largest real list saved has 2,666; a listing of 200,000 costs about 150 MB as a parsed tree alone."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Anchor:
     """One link of a page: absolute URL, normalised visible text, and where it sits."""
 
@@ -62,6 +72,8 @@ class PageLinks:
     """Every other anchor with text: where :func:`journals.entries.journal_entries` finds the list."""
     browse: list[Anchor]
     metrics: list[Anchor]
+    truncated_anchors: int = 0
+    """``<a>`` tags of the page past the cap that were not read (see :func:`read_anchors`): 0 for most pages."""
 
     @property
     def journals(self) -> list[Anchor]:
@@ -87,26 +99,44 @@ def normalise_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def visible_text(element: etree._Element) -> str:
-    """The element's text without its hidden descendants, scripts and styles, whitespace collapsed."""
+def visible_text(element: etree._Element, limit: int | None = None) -> str:
+    """The element's text without its hidden descendants, scripts and styles, whitespace collapsed; with ``limit``,
+    its first ``limit`` characters (reading stops there)."""
     parts: list[str] = []
-    _collect_visible(element, parts)
-    return normalise_text("".join(parts))
+    _collect_visible(element, parts, limit if limit is not None else math.inf)
+    text = normalise_text("".join(parts))
+    return text[:limit].rstrip() if limit is not None else text
 
 
-def _collect_visible(element: etree._Element, parts: list[str]) -> None:
+def _collect_visible(element: etree._Element, parts: list[str], budget: float) -> float:
+    """Add the element's visible pieces to ``parts`` until more than ``budget`` non-space characters are read;
+    what is left of the budget (below 0: stop reading)."""
     if element.text:
         parts.append(element.text)
+        budget -= _letters(element.text)
+        if budget < 0:
+            return budget
     for child in element:
         if isinstance(child.tag, str) and child.tag not in ("script", "style") and not is_hidden(child):
-            _collect_visible(child, parts)
+            budget = _collect_visible(child, parts, budget)
+            if budget < 0:
+                return budget
         if child.tail:
             parts.append(child.tail)
+            budget -= _letters(child.tail)
+            if budget < 0:
+                return budget
+    return budget
+
+
+def _letters(piece: str) -> int:
+    """The non-space characters of a piece of text: what it adds to the text once whitespace is collapsed."""
+    return sum(map(len, piece.split()))
 
 
 def anchor_text(element: etree._Element) -> str:
     """What an anchor says: its visible text, else an image's ``alt``/``title``, else its ``title``/``aria-label``."""
-    text = visible_text(element)
+    text = visible_text(element, ANCHOR_TEXT_LIMIT)
     if text:
         return text
     for image in element.iter("img"):
@@ -116,63 +146,163 @@ def anchor_text(element: etree._Element) -> str:
     return normalise_text(element.get("title") or element.get("aria-label") or "")
 
 
-def anchors(page_html: str | bytes, page_url: str) -> list[Anchor]:
+def anchors(page_html: str | bytes, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> list[Anchor]:
     """Every followable anchor of a page, in document order, with absolute URLs (fragments dropped).
 
     Script links (``href="#"``, ``javascript:``) are not followable: the list they would filter is read where it is.
+    Only the page's first ``max_anchors`` ``<a>`` tags are read (see :func:`read_anchors`).
+    """
+    return read_anchors(page_html, page_url, max_anchors)[0]
+
+
+def read_anchors(
+    page_html: str | bytes, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE
+) -> tuple[list[Anchor], int]:
+    """:func:`anchors`, and how many ``<a>`` tags past the first ``max_anchors`` were left unread.
+
+    The page is cut before its ``max_anchors + 1``-th ``<a>`` tag and only that prefix is parsed
+    (:mod:`journals.pagecap`), so time and memory follow the anchors read, not the page. One walk over the tree
+    keeps the open elements on a stack with what they pass on to their children (:class:`_Open`), so an anchor's
+    chrome, group, shape and row cost the same at any depth, each row's text is read once, and anchors in one list
+    share their group and shape strings. The lxml tree is freed before returning.
     """
     if not page_html:
-        return []
+        return [], 0
+    page_html, left_out = page_prefix(page_html, ANCHOR_TAG, max_anchors)
     try:
         root = lxml_html.fromstring(page_html)
     except (ValueError, etree.ParserError):
-        return []
+        return [], left_out
+    del page_html  # the prefix's copy of the page
     base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
-    row_texts: dict[etree._Element, str] = {}
+    base_parts = urlsplit(base)
+    origin = f"{base_parts.scheme}://{base_parts.netloc}" if base_parts.scheme in ("http", "https") else ""
+    strings: dict[tuple[str, str], str] = {}
+    open_elements: list[_Open] = []
+    for ancestor in reversed(list(root.iterancestors())):  # a fragment's root may sit in a body
+        open_elements.append(_Open.below(ancestor, open_elements[-1] if open_elements else None, strings))
     found = []
-    for element in root.iter("a"):
-        href = (element.get("href") or "").strip()
-        if not href or href.startswith(SKIPPED_SCHEMES):
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        if event == "end":
+            open_elements.pop()
             continue
-        url = urljoin(base, href).split("#", 1)[0]
-        if urlsplit(url).scheme not in ("http", "https"):
-            continue
-        ancestors = [a for a in element.iterancestors() if isinstance(a.tag, str)]
-        chrome = next(
-            (a.tag if a.tag in CHROME_TAGS else "nav" for a in ancestors
-             if a.tag in CHROME_TAGS or a.get("role") == "navigation"),
-            "",
-        )
-        row = next((a for a in ancestors[:4] if a.tag in RECORD_TAGS), None)
-        found.append(
-            Anchor(
-                url=url,
-                text=anchor_text(element),
-                chrome=chrome,
-                group="/".join(f"{a.tag}.{a.get('class', '')}" for a in reversed(ancestors)),
-                shape="/".join(_shape_step(a) for a in reversed(ancestors)),
-                record_text=_row_text(row, row_texts) if row is not None else "",
-            )
-        )
-    return found
+        parent = open_elements[-1] if open_elements else None
+        if element.tag == "a":
+            anchor = _anchor(element, base, origin, parent, open_elements[-4:])
+            if anchor is not None:
+                found.append(anchor)
+        open_elements.append(_Open.below(element, parent, strings))
+    del root, open_elements  # lxml's tree goes with the last proxies into it
+    return found, left_out
 
 
-def _shape_step(element: etree._Element) -> str:
-    """One step of an anchor's shape: the tag, and for a table cell its column."""
-    if element.tag in ("td", "th"):
-        parent = element.getparent()
-        return f"{element.tag}[{parent.index(element) if parent is not None else 0}]"
-    return str(element.tag)
+def _anchor(
+    element: etree._Element, base: str, origin: str, parent: _Open | None, nearest: list[_Open]
+) -> Anchor | None:
+    """The anchor ``element``, or None when it is not followable; ``nearest`` are its (up to) four nearest
+    ancestors, outermost first: its row is the nearest of them that is a record's element."""
+    href = (element.get("href") or "").strip()
+    if not href or href.startswith(SKIPPED_SCHEMES):
+        return None
+    url = absolute_url(href, base, origin)
+    if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
+        return None
+    row = next((opened for opened in reversed(nearest) if opened.element.tag in RECORD_TAGS), None)
+    return Anchor(
+        url=url,
+        text=anchor_text(element),
+        chrome=parent.chrome if parent is not None else "",
+        group=parent.group if parent is not None else "",
+        shape=parent.shape if parent is not None else "",
+        record_text=row.row_text() if row is not None else "",
+    )
 
 
-def _row_text(row: etree._Element, cache: dict[etree._Element, str]) -> str:
-    """The row's visible text (cached: a row holds several anchors), empty when longer than a record's."""
-    text = cache.get(row)
-    if text is None:
-        text = normalise_text(" ".join(row.itertext()))
-        text = text if len(text) <= RECORD_TEXT_LIMIT else ""
-        cache[row] = text
-    return text
+_NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
+"""What makes ``urljoin`` rewrite a root-relative path: empty or dot segments, and the bytes ``urlsplit`` drops."""
+
+
+def absolute_url(href: str, base: str, origin: str = "") -> str:
+    """``urljoin(base, href)`` without its fragment; ``origin`` is the base's ``scheme://netloc`` (http(s) only).
+
+    A root-relative path that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters,
+    no empty query, no tab or newline) is joined by concatenation: most links of a wide page are such paths,
+    and ``urljoin`` parses both URLs each time (a third of link finding's time). Anything else goes to ``urljoin``.
+    """
+    head = href.split("#", 1)[0]
+    path, question, query = head.partition("?")
+    if origin and path[:1] == "/" and ";" not in path and (query or not question) and not _NOT_PLAIN.search(head):
+        return origin + head
+    return urljoin(base, href).split("#", 1)[0]
+
+
+class _Open:
+    """An element the walk is inside, and what its descendants inherit: the nearest chrome around them, their group
+    (tags and classes of the ancestors) and shape (tags, with a cell's column)."""
+
+    __slots__ = ("_columns", "_row_text", "chrome", "element", "group", "shape")
+
+    def __init__(self, element: etree._Element, chrome: str, group: str, shape: str) -> None:
+        self.element = element
+        self.chrome = chrome
+        self.group = group
+        self.shape = shape
+        self._columns: dict[etree._Element, int] | None = None
+        self._row_text: str | None = None
+
+    @classmethod
+    def below(cls, element: etree._Element, parent: _Open | None, strings: dict[tuple[str, str], str]) -> _Open:
+        """``element`` opened inside ``parent`` (None at the top); ``strings`` makes equal paths one string."""
+        tag = element.tag
+        if tag in CHROME_TAGS:
+            chrome = tag
+        elif element.get("role") == "navigation":
+            chrome = "nav"
+        else:
+            chrome = parent.chrome if parent is not None else ""
+        group = _joined(parent.group if parent is not None else "", f"{tag}.{element.get('class', '')}", strings)
+        step = f"{tag}[{parent.column(element) if parent is not None else 0}]" if tag in ("td", "th") else str(tag)
+        return cls(element, chrome, group, _joined(parent.shape if parent is not None else "", step, strings))
+
+    def column(self, cell: etree._Element) -> int:
+        """A child cell's position among this element's children, as ``index()`` counts it (comments too): the
+        children are numbered once, where ``index()`` would count the siblings before a cell for every cell."""
+        if self._columns is None:
+            self._columns = {child: n for n, child in enumerate(self.element) if child.tag in ("td", "th")}
+        return self._columns[cell]
+
+    def row_text(self) -> str:
+        """This element's visible text as a row's, read once (a row holds several anchors): ``""`` when longer
+        than a record's."""
+        if self._row_text is None:
+            self._row_text = _bounded_text(self.element.itertext(), RECORD_TEXT_LIMIT)
+        return self._row_text
+
+
+def _joined(path: str, step: str, strings: dict[tuple[str, str], str]) -> str:
+    """``path/step``, the same string object for equal paths (a list's anchors share one, not a copy each)."""
+    joined = strings.get((path, step))
+    if joined is None:
+        joined = strings[path, step] = f"{path}/{step}" if path else step
+    return joined
+
+
+def _bounded_text(pieces: Iterable[str], limit: int) -> str:
+    """The pieces joined with spaces, whitespace collapsed, or ``""`` when that is longer than ``limit``.
+
+    Reading stops once the pieces hold more than ``limit`` non-space characters: a row that is half the page
+    (a list nested in a list) costs no more than a short one.
+    """
+    kept: list[str] = []
+    length = 0
+    for piece in pieces:
+        words = piece.split()
+        length += sum(map(len, words))
+        if length > limit:
+            return ""
+        kept.extend(words)
+    text = " ".join(kept)
+    return text if len(text) <= limit else ""
 
 
 def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
@@ -185,10 +315,15 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     patterns = _patterns()
     page_anchors = list(page_anchors)
     letter_texts: dict[str, list[str]] = {}
-    for anchor in page_anchors:
-        if patterns["letter"].fullmatch(anchor.text):
+    reads_letter = [bool(patterns["letter"].fullmatch(anchor.text)) for anchor in page_anchors]
+    for anchor, reads in zip(page_anchors, reads_letter, strict=True):
+        if reads:
             letter_texts.setdefault(anchor.group, []).append(anchor.text)
-    letter_like = [_is_index_letter(a.text, letter_texts.get(a.group, ())) for a in page_anchors]
+    summaries = {group: _LetterGroup.of(texts) for group, texts in letter_texts.items()}
+    letter_like = [
+        reads and _is_index_letter(anchor.text, summaries[anchor.group])
+        for anchor, reads in zip(page_anchors, reads_letter, strict=True)
+    ]
     group_sizes = Counter(a.group for a in page_anchors)
     group_letters = Counter(a.group for a, like in zip(page_anchors, letter_like, strict=True) if like)
     letters, pages, browse, metrics, content = [], [], [], [], []
@@ -216,23 +351,39 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     return PageLinks(letters=letters, pages=pages, content=content, browse=browse, metrics=metrics)
 
 
-def _is_index_letter(text: str, group_letters: Sequence[str]) -> bool:
-    """Whether ``text`` reads as an index letter among the letter-like texts of its group.
+class _LetterGroup(NamedTuple):
+    """What the letter-like texts of one group say, worked out once per group (not once per anchor)."""
+
+    single: bool
+    """Some text is one character long."""
+    alone: bool
+    """The group has one letter-like text."""
+    repeated_initial: bool
+    """Two texts start with the same letter."""
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> _LetterGroup:
+        """The summary of a group's letter-like texts."""
+        initials = Counter(t[0].upper() for t in texts)
+        return cls(any(len(t) == 1 for t in texts), len(texts) == 1, max(initials.values()) > 1)
+
+
+def _is_index_letter(text: str, group: _LetterGroup) -> bool:
+    """Whether ``text``, a letter-like text, reads as an index letter among the letter-like texts of its group.
 
     A two-letter text is a sub-index ("Ab") unless its group reads like a language menu: two-letter texts
     only, each initial once ("EN", "DE", "FR").
     """
-    if text not in group_letters:
-        return False
-    if len(text) != 2 or not text.isalpha() or any(len(t) == 1 for t in group_letters):
+    if len(text) != 2 or not text.isalpha() or group.single:
         return True
-    initials = Counter(t[0].upper() for t in group_letters)
-    return len(group_letters) == 1 or max(initials.values()) > 1
+    return group.alone or group.repeated_initial
 
 
-def page_links(page_html: str | bytes, page_url: str) -> PageLinks:
-    """:func:`classify` the anchors of one page."""
-    return classify(anchors(page_html, page_url), page_url)
+def page_links(page_html: str | bytes, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
+    """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
+    says how many more it had)."""
+    found, left_out = read_anchors(page_html, page_url, max_anchors)
+    return dataclasses.replace(classify(found, page_url), truncated_anchors=left_out)
 
 
 def is_about(url: str, page_url: str) -> bool:

@@ -56,8 +56,10 @@ EXTENSIONS = {
     "journals.extensions.progress.ProgressExtension": 500,
     "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
+    "journals.extensions.lag.ReactorLagExtension": 520,
 }
 PROGRESS_ENABLED = True
+REACTOR_LAG_ENABLED = False  # the reactor's longest block in stats reactor/max_lag_seconds: a measurement's setting
 
 # The store pipeline (journals.pipelines.store): while the database is unavailable (locked, gone) a batch is
 # tried this many times, the delay doubling from DATABASE_RETRY_DELAY seconds, then the crawl stops with
@@ -78,6 +80,8 @@ DOWNLOADER_MIDDLEWARES = {
 # listing pages per letter. Hitting one is taken for a spider trap: logged, counted in journals/bounds/KIND and
 # failing the health check. A listing page whose journals are all known ends its branch (journals/repeated_listing).
 # Defaults (in CrawlBounds): CRAWL_MAX_PAGES_PER_SITE = 50000, CRAWL_MAX_INDEX_DEPTH = 5, CRAWL_MAX_LISTING_PAGES = 200.
+# Wide pages: the first MAX_ANCHORS_PER_PAGE anchors of a page are analysed (default 50,000), the first
+# MDR_MAX_NODES elements mined (default 40,000); a page over a cap is logged and counted.
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).
 LISTING_MEMORY_CHARS = 64 * 1024 * 1024

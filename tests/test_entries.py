@@ -166,3 +166,24 @@ def test_a_journals_own_slug_may_hold_menu_words_a_directory_may_not() -> None:
     assert score("http://pub.example/toc/ttca20/current") > 0, "a journal's current issue is its home on some sites"
     assert score("http://pub.example/topics/catalysis") < 0
     assert score("http://pub.example/about.php") < 0
+
+
+def test_anchors_past_the_cap_are_not_scored_and_are_counted() -> None:
+    items = "".join(f'<li><a href="/journal/j{n}">Journal of Things {n}</a></li>' for n in range(30))
+    content = page_links(f'<html><body><ul class="az-list">{items}</ul></body></html>', SITE).content
+    found = find_journal_list(content, max_anchors=10)
+    assert found is not None
+    assert [a.url for a in found.anchors] == [f"http://pub.example/journal/j{n}" for n in range(10)]
+    assert found.truncated_anchors == 20
+    whole = find_journal_list(content)
+    assert whole is not None and len(whole.anchors) == 30 and whole.truncated_anchors == 0
+
+
+def test_memory_keeps_a_key_per_group_not_its_links() -> None:
+    memory = ListingMemory()
+    page = "".join(f'<li><a href="/journal/j{n}">Journal of Things {n}</a></li>' for n in range(200))
+    for _ in range(2):
+        _entries(f"<html><body><ul>{page}</ul></body></html>", memory=memory)
+    assert all(not isinstance(part, str) for key in memory.seen_groups for part in key)
+    assert memory.is_chrome(f"http://pub.example/journal/j{n}" for n in range(200))
+    assert not memory.is_chrome(f"http://pub.example/journal/j{n}" for n in range(199))

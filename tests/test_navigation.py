@@ -1,6 +1,11 @@
 """The A–Z navigation heuristics on hand-written pages in the forms real sites use."""
 
-from journals.navigation import page_links
+from urllib.parse import urljoin, urlsplit
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from journals.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, page_links
 
 PAGE = """<html><body>
 <header><nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/journals">Browse journals A–Z</a></nav></header>
@@ -69,3 +74,70 @@ def test_a_language_menu_is_not_an_index_but_sub_letters_are() -> None:
     assert [a.text for a in page_links(page, "http://site.example/az/a").letters] == ["Aa", "Ab", "Ac"]
     lone = '<html><body><div class="sub"><a href="/az/i/in">In</a></div></body></html>'
     assert [a.text for a in page_links(lone, "http://site.example/az/i").letters] == ["In"]
+
+
+def _wide_listing(farm: int, journals: int = 12, farm_first: bool = False) -> str:
+    """A letter's listing with a journal list and a "latest articles" link farm of ``farm`` anchors."""
+    letters = "".join(f'<a href="/az/{c.lower()}">{c}</a> ' for c in "ABCDEF")
+    entries = "".join(
+        f'<li class="j"><a href="/journal/a{n}">Annals of Topic {n}</a> ISSN 1234-567{n % 10}</li>'
+        for n in range(journals)
+    )
+    articles = "".join(f'<li><a href="/article/{n}">a finding about cells number {n}</a></li>' for n in range(farm))
+    parts = [f'<ul class="journals">{entries}</ul>', f'<ul class="latest">{articles}</ul>']
+    if farm_first:
+        parts.reverse()
+    return f'<html><body><div class="az">{letters}</div>{"".join(parts)}</body></html>'
+
+
+def test_a_page_over_the_anchor_cap_is_read_up_to_the_cap_and_says_how_many_were_left() -> None:
+    page = _wide_listing(farm=500)
+    links = page_links(page, "http://site.example/az/a", max_anchors=100)
+    read = links.letters + links.pages + links.content + links.browse
+    assert len(read) == 100
+    assert links.truncated_anchors == 6 + 12 + 500 - 100
+    assert [a.text for a in links.letters] == list("ABCDEF")
+    assert len(links.journals) == 12, "the list before the farm is read whole"
+    assert page_links(page.encode(), "http://site.example/az/a", max_anchors=100).truncated_anchors == 418
+    assert page_links(page, "http://site.example/az/a").truncated_anchors == 0
+
+
+def test_over_the_cap_a_list_after_the_farm_is_not_read() -> None:
+    """The cap keeps the first anchors in document order: what follows is left out, and counted."""
+    links = page_links(_wide_listing(farm=500, farm_first=True), "http://site.example/az/a", max_anchors=100)
+    assert links.truncated_anchors == 418
+    assert links.journals == []
+
+
+def test_hostile_shapes_keep_their_groups_columns_and_bounded_texts() -> None:
+    """A row of 3,000 cells, a list nested 100 deep, an anchor around a long text and a row longer than a record:
+    the columns are numbered right, the deep anchors share one group string, and no long text is copied."""
+    cells = "<!-- a comment counts as a column, as index() counts it -->" + "".join(
+        f'<td><a href="/c/{n}">Cell {n}</a></td>' for n in range(3000)
+    )
+    deep = "".join(f'<a href="/d/{n}">Deep {n}</a>' for n in range(3))
+    nested = '<ul class="n"><li>' * 100 + deep + "</li></ul>" * 100
+    long_text = "word " * 2000
+    page = (
+        f"<html><body><table><tr>{cells}</tr></table>{nested}"
+        f'<p><a href="/long">{long_text}</a></p><ul><li><a href="/row">Row</a> {long_text}</li></ul></body></html>'
+    )
+    by_path = {urlsplit(a.url).path: a for a in anchors(page, "http://site.example/")}
+    assert by_path["/c/0"].shape.endswith("/tr/td[1]") and by_path["/c/2999"].shape.endswith("/tr/td[3000]")
+    assert by_path["/d/0"].group.count("ul.n/li.") == 100
+    assert by_path["/d/0"].group is by_path["/d/2"].group, "one string per group, not a copy per anchor"
+    assert by_path["/long"].text == long_text[:ANCHOR_TEXT_LIMIT].strip()
+    assert by_path["/row"].record_text == "", "a row longer than a record has no record text"
+    assert by_path["/c/7"].record_text == "", "nor has a row of 3,000 cells"
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(
+    st.sampled_from(["http://a.example/x/y.html?q=1", "https://A.Example:8080/", "http://h/p/", "http://u@h/a;b?c#d"]),
+    st.text(alphabet="/.?#;:a%\t\n &=", max_size=14).map(lambda s: "/" + s) | st.text(alphabet="/.?#;:a", max_size=8),
+)
+def test_absolute_urls_are_urljoins_without_the_fragment(base: str, href: str) -> None:
+    href = href.strip()
+    parts = urlsplit(base)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    assert absolute_url(href, base, origin) == urljoin(base, href).split("#", 1)[0]

@@ -9,8 +9,9 @@ from urllib.parse import urldefrag, urljoin
 
 from lxml import etree
 
-from journals.mdr.mining import mine_tag_tree
+from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree, parse_html
+from journals.pagecap import ELEMENT_TAG, page_prefix
 
 ISSN = re.compile(r"\b\d{4}-\d{3}[\dXx]\b")
 """An ISSN as shown: ``NNNN-NNNC`` (check digit not validated here)."""
@@ -28,21 +29,48 @@ def title_key(title: str) -> str:
     return _SPACES.sub(" ", title).strip().casefold()
 
 
+ListingRecord = tuple[tuple[str, ...], str, tuple[str, ...]]
+"""What a listing record says, shared by the anchors it holds: its ISSNs, its text and its XPaths."""
+ListingEntry = tuple[str, str, ListingRecord, tuple[tuple[str, str], ...]]
+"""One anchor of a listing record: its title, its absolute link, its record, and its row's cells as (column header,
+text) pairs.
+
+Plain tuples of strings, not dicts or named tuples: a wide listing has tens of thousands of entries, and the
+pipeline keeps the indexes of many listings. Python's collector stops tracking exact tuples that hold only strings,
+so a kept index costs the collector's full passes nothing; a dict or a named tuple per entry cost each pass a visit
+(on six wide listings, passes of 0.2 to 0.7 s that held the reactor) and three times the memory."""
+
+
+def entry_as_dict(entry: ListingEntry) -> dict[str, Any]:
+    """An entry as the listing record items carry: ``title``, ``link``, ``issns``, ``text``, ``xpaths``, ``cells``."""
+    title, link, (issns, text, xpaths), cells = entry
+    return {
+        "title": title,
+        "link": link,
+        "issns": list(issns),
+        "text": text,
+        "xpaths": list(xpaths),
+        "cells": dict(cells),
+    }
+
+
 @dataclass
 class ListingIndex:
     """The records of a listing page, findable by the link of an entry or by its anchor text."""
 
-    by_link: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Per :func:`link_key` of an anchor's absolute URL, the listing record (best region first wins)."""
-    by_title: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Per :func:`title_key` of an anchor's text, the same records."""
+    by_link: dict[str, ListingEntry] = field(default_factory=dict)
+    """Per :func:`link_key` of an anchor's absolute URL, the listing entry (best region first wins)."""
+    by_title: dict[str, ListingEntry] = field(default_factory=dict)
+    """Per :func:`title_key` of an anchor's text, the same entries."""
+    truncated_nodes: int = 0
+    """Elements of the page past ``max_nodes`` that were not mined (see :func:`index_listing`): 0 for most pages."""
 
     def find(self, url: str, title: str = "") -> dict[str, Any]:
         """The record linking to ``url``, else the one whose anchor reads ``title``; ``{}`` if none."""
         found = self.by_link.get(link_key(url))
         if found is None and title:
             found = self.by_title.get(title_key(title))
-        return dict(found) if found else {}
+        return entry_as_dict(found) if found else {}
 
 
 def row_cells(anchor: etree._Element, headers: dict[etree._Element, list[str]]) -> dict[str, str]:
@@ -72,35 +100,40 @@ def _cell_text(cell: etree._Element) -> str:
     return text or (cell.get("title") or "").strip()
 
 
-def index_listing(html: str | bytes, base_url: str, k: int, threshold: float) -> ListingIndex:
-    """Mine a listing page and index each record's anchors: title, absolute link, ISSNs, XPaths."""
-    index = ListingIndex()
+def index_listing(
+    html: str | bytes, base_url: str, k: int, threshold: float, max_nodes: int = DEFAULT_MAX_NODES
+) -> ListingIndex:
+    """Mine a listing page and index each record's anchors: title, absolute link, ISSNs, XPaths.
+
+    Only the page's first ``max_nodes`` elements are mined: the page is cut before the next start tag
+    (:mod:`journals.pagecap`) and the index says how many were left (:attr:`ListingIndex.truncated_nodes`). A
+    spider reading the first ``MAX_ANCHORS_PER_PAGE`` anchors finds its journals in that part of a wide page
+    (an anchor and its row are two or three elements), and mining costs the prefix's time and memory.
+    """
+    html, left_out = page_prefix(html, ELEMENT_TAG, max_nodes)
+    index = ListingIndex(truncated_nodes=left_out)
     root = parse_html(html)
+    del html  # the prefix's copy of the page
     if root is None:
         return index
     tree = TagTree.build(root)
-    element_at = {tree.xpath(node): element for node, element in enumerate(tree.elements)}
+    del root
     headers: dict[etree._Element, list[str]] = {}
-    for region in mine_tag_tree(tree, k, threshold):
-        for record in region.records:
-            issns = [issn.upper() for issn in ISSN.findall(record.text)]
-            for xpath in record.xpaths:
-                for anchor in element_at[xpath].iter("a"):
+    regions = mine_tag_tree(tree, k, threshold)
+    node_at = tree.nodes_by_path()
+    for region in regions:
+        for mined in region.records:
+            issns = tuple(issn.upper() for issn in ISSN.findall(mined.text))
+            record: ListingRecord = (issns, mined.text, tuple(mined.xpaths))
+            for xpath in mined.xpaths:
+                for anchor in tree.elements[node_at[xpath]].iter("a"):
                     href = anchor.get("href")
                     if not href:
                         continue
                     link = urljoin(base_url, href.strip())
                     title = _SPACES.sub(" ", "".join(anchor.itertext())).strip()
-                    entry = {
-                        "title": title,
-                        "link": link,
-                        "issns": issns,
-                        "text": record.text,
-                        "xpaths": record.xpaths,
-                        "cells": row_cells(anchor, headers),
-                    }
+                    entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers).items()))
                     index.by_link.setdefault(link_key(link), entry)
                     if title:
                         index.by_title.setdefault(title_key(title), entry)
     return index
-

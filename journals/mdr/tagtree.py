@@ -135,6 +135,11 @@ class TagTree:
                 _number_children(self, parents[ancestor])
         return paths[node]
 
+    def nodes_by_path(self) -> dict[str, int]:
+        """The nodes whose :meth:`xpath` was asked for so far (and their siblings), by that path: a mined record's
+        elements are found again without a path for every node of the page."""
+        return {path: node for node, path in self._paths.items()}
+
     def text(self, node: int) -> str:
         """The visible text of a node's subtree, whitespace collapsed (scripts, styles, comments left out).
 

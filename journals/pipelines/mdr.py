@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from scrapy.crawler import Crawler
@@ -13,7 +14,7 @@ from scrapy.utils.asyncio import run_in_thread
 from journals.cache import cached_page_text
 from journals.items import JournalPages
 from journals.listings import RecentListings
-from journals.mdr import mine_data_regions
+from journals.mdr import DEFAULT_MAX_NODES, mine_data_regions
 from journals.mdr.listing import ListingIndex, index_listing
 
 logger = logging.getLogger(__name__)
@@ -22,7 +23,8 @@ logger = logging.getLogger(__name__)
 class MDRPipeline:
     """Fill ``listing_record`` and ``main_regions`` of :class:`JournalPages` items; other items pass through.
 
-    Mining runs in a worker thread, so the crawl never waits on it. An item names its listing page by URL: the
+    Mining runs in worker threads, so the crawl never waits on it; listings, the widest pages, are mined one at a
+    time in a thread of their own (each can take some 50 MB at its peak). An item names its listing page by URL: the
     page's HTML comes from the spider's :class:`~journals.listings.RecentListings` (``recent_listings``), else
     from the page cache (a resumed or distributed crawl); a listing found in neither gives no record (counted as
     ``mdr/listing_unavailable``). A listing page is shared by every journal it lists: it is mined once, and the
@@ -37,6 +39,7 @@ class MDRPipeline:
         cache_size: int = 64,
         main_regions: int = 3,
         *,
+        max_nodes: int = DEFAULT_MAX_NODES,
         listings: RecentListings | None = None,
         crawler: Crawler | None = None,
     ):
@@ -44,20 +47,25 @@ class MDRPipeline:
         self.threshold = threshold
         self.cache_size = cache_size
         self.main_regions = main_regions
+        self.max_nodes = max_nodes
+        """Elements of a page mined at most (``MDR_MAX_NODES``): a wider page is mined on its first part."""
         self.listings = listings
         """Where listing pages are read first; the crawler's spider's ``recent_listings`` when None."""
         self.crawler = crawler
         self._listings: OrderedDict[str, asyncio.Future[ListingIndex]] = OrderedDict()
+        self._listing_miner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listing-mining")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MDRPipeline:
-        """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAIN_REGIONS``."""
+        """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAIN_REGIONS``,
+        ``MDR_MAX_NODES``."""
         settings = crawler.settings
         return cls(
             k=settings.getint("MDR_MAX_NODE_LENGTH", 10),
             threshold=settings.getfloat("MDR_THRESHOLD", 0.3),
             cache_size=settings.getint("MDR_LISTING_CACHE_SIZE", 64),
             main_regions=settings.getint("MDR_MAIN_REGIONS", 3),
+            max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
             crawler=crawler,
         )
 
@@ -69,7 +77,9 @@ class MDRPipeline:
             index = await self._listing_index(item.listing_url)
             item.listing_record = index.find(item.url, item.listing_title)
         for page in item.pages:
-            regions = await run_in_thread(mine_data_regions, page.html, self.k, self.threshold, False)
+            regions = await run_in_thread(
+                mine_data_regions, page.html, self.k, self.threshold, False, max_nodes=self.max_nodes
+            )
             item.main_regions[page.url] = [region.parent for region in regions[: self.main_regions]]
         return item
 
@@ -90,10 +100,25 @@ class MDRPipeline:
         html = self._listing_html(url)
         if html is None:
             logger.warning("Listing page %s is neither in memory nor in the page cache: no listing record", url)
-            if self.crawler is not None and self.crawler.stats is not None:
-                self.crawler.stats.inc_value("mdr/listing_unavailable")
+            self._inc_stat("mdr/listing_unavailable")
             return ListingIndex()
-        return await run_in_thread(index_listing, html, url, self.k, self.threshold)
+        index = await asyncio.wrap_future(
+            self._listing_miner.submit(index_listing, html, url, self.k, self.threshold, self.max_nodes)
+        )
+        if index.truncated_nodes:
+            logger.warning(
+                "Listing page %s: mined its first %d elements, %d left", url, self.max_nodes, index.truncated_nodes
+            )
+            self._inc_stat("mdr/listing_nodes_over_cap")
+        return index
+
+    def close_spider(self) -> None:
+        """Stop the listing-mining thread."""
+        self._listing_miner.shutdown(wait=False, cancel_futures=True)
+
+    def _inc_stat(self, key: str) -> None:
+        if self.crawler is not None and self.crawler.stats is not None:
+            self.crawler.stats.inc_value(key)
 
     def _listing_html(self, url: str) -> str | None:
         """The listing page's HTML: from memory, else from the page cache (one short read on the reactor thread,

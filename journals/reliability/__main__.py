@@ -1,6 +1,6 @@
-"""``python -m journals.reliability`` (``make reliability``): the hostile crawl, a crawl of each spider trap of
-issue 14, the kill/resume and the outage scenarios of issue 8, each against real processes and servers; prints
-the figures, optionally as Markdown.
+"""``python -m journals.reliability`` (``make reliability``): the hostile crawl, a crawl of each spider trap and the
+wide listings of issue 14, the kill/resume and the outage scenarios of issue 8, each against real processes and
+servers; prints the figures, optionally as Markdown.
 
 PostgreSQL comes from ``tests/operations/servers.py`` (Debian's ``postgresql``); the disk-full scenario mounts a
 tmpfs and needs root. A scenario whose means are missing is reported as skipped, never as passed.
@@ -30,6 +30,7 @@ from journals.reliability.scenarios import (
     sqlite_locked,
 )
 from journals.reliability.traps import trap_outcome
+from journals.reliability.wide import wide_crawl
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.traps import TRAP_KINDS
 from journals.sandbox.web import SandboxWeb
@@ -82,6 +83,7 @@ def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Ou
     run(lambda: hostile_crawl(folder, journals=journals))
     for kind in TRAP_KINDS:
         run(lambda kind=kind: trap_outcome(folder, kind, seed=seed))
+    run(lambda: wide_crawl(folder))
     with sandbox(seed, journals) as base_url:
         workspace = Workspace(",".join(f"{base_url}/{site}/" for site in SITES), folder)
         workspace.run_baseline()
@@ -138,7 +140,8 @@ def report(outcomes: list[tuple[Outcome, float]], args: argparse.Namespace) -> s
     setting = (
         f"`make reliability` on {date.today().isoformat()}, {os.cpu_count()} cores: a {args.journals}-journal world "
         f"(seed {args.seed}), the hostile crawl over all eight sites, one crawl of each trap site "
-        f"(`scrapy sandbox --traps`), the other scenarios over {' and '.join(SITES)}."
+        f"(`scrapy sandbox --traps`), the wide listings on a site of their own, the other scenarios over "
+        f"{' and '.join(SITES)}."
     )
     scenarios = "\n".join(format_outcome(outcome, seconds) for outcome, seconds in outcomes)
     return f"{setting}\n\n{summary(outcomes)}\n{LEGEND}\n{scenarios}"

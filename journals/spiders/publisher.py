@@ -26,7 +26,7 @@ from journals.entries import EntryGroup, ListingMemory, find_journal_list
 from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
-from journals.navigation import Anchor, PageLinks, page_links
+from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, page_links
 from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
 
 if TYPE_CHECKING:
@@ -51,18 +51,19 @@ def index_letter(anchor_text: str) -> str:
     return first if "A" <= first <= "Z" else "0-9"
 
 
-def _read_page(body: bytes, content_type: str, url: str) -> tuple[tuple[str, str], PageLinks]:
-    """A page's text and encoding (:func:`~journals.decoding.decode_html`) and its links."""
+def _read_page(body: bytes, content_type: str, url: str, max_anchors: int) -> tuple[tuple[str, str], PageLinks]:
+    """A page's text and encoding (:func:`~journals.decoding.decode_html`) and its links (the first
+    ``max_anchors``)."""
     decoded = decode_html(body, content_type)
-    return decoded, page_links(decoded[0], url)
+    return decoded, page_links(decoded[0], url, max_anchors)
 
 
-def _read_index(
-    body: bytes, content_type: str, url: str, memory: ListingMemory, letter: str | None
+def _read_index(  # noqa: PLR0917 - one call site, in the page-analysis thread
+    body: bytes, content_type: str, url: str, max_anchors: int, memory: ListingMemory, letter: str | None
 ) -> tuple[IndexPage, str]:
     """An index page read and its journal list found (``memory`` is read and updated), and its encoding."""
-    (text, encoding), links = _read_page(body, content_type, url)
-    return IndexPage(text, links, find_journal_list(links.content, memory, letter)), encoding
+    (text, encoding), links = _read_page(body, content_type, url, max_anchors)
+    return IndexPage(text, links, find_journal_list(links.content, memory, letter, max_anchors=max_anchors)), encoding
 
 
 def source_name(start_url: str) -> str:
@@ -126,7 +127,8 @@ class PublisherSpider(scrapy.Spider):
     the source when there is one start URL (default: from the URL).
 
     Pages are analysed (decoded, their links classified, their journal list found) in one worker thread, one page
-    at a time: a page of 200,000 anchors never blocks the reactor, and only one such page is analysed at once.
+    at a time: a page of 200,000 anchors never blocks the reactor, and only one such page is analysed at once;
+    only its first ``MAX_ANCHORS_PER_PAGE`` anchors are (logged and counted in ``journals/anchors_over_cap``).
     Every URL is requested in its :func:`~journals.scope.canonical_url` form, once. A journal's request names its
     listing page by URL (kept in :attr:`recent_listings` and the page cache), never carries a copy of it.
 
@@ -160,6 +162,8 @@ class PublisherSpider(scrapy.Spider):
         self._awaiting_metrics: dict[str, FetchedPage] = {}
         """Journal pages whose metrics hop is on its way, by URL."""
         self.bounds = CrawlBounds()
+        self.max_anchors = MAX_ANCHORS_PER_PAGE
+        """Anchors of a page analysed at most (``MAX_ANCHORS_PER_PAGE``): a wider page is read on its first part."""
         self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-analysis")
 
     @classmethod
@@ -167,6 +171,7 @@ class PublisherSpider(scrapy.Spider):
         """The spider, with the crawl's bounds and listing memory size from its settings."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.bounds = CrawlBounds.from_settings(crawler.settings)
+        spider.max_anchors = crawler.settings.getint("MAX_ANCHORS_PER_PAGE", MAX_ANCHORS_PER_PAGE)
         spider.recent_listings = RecentListings(crawler.settings.getint("LISTING_MEMORY_CHARS", DEFAULT_MAX_CHARS))
         return spider
 
@@ -246,14 +251,24 @@ class PublisherSpider(scrapy.Spider):
         if not self._readable(response):
             return None
         content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-        (text, encoding), links = await self._analyse(_read_page, response.body, content_type, response.url)
+        (text, encoding), links = await self._analyse(
+            _read_page, response.body, content_type, response.url, self.max_anchors
+        )
         self._page_read(response, encoding, links)
         return text, links
 
     def _page_read(self, response: Response, encoding: str, links: PageLinks) -> None:
-        """Count what reading a page found out of the ordinary."""
+        """Count (and log) what reading a page found out of the ordinary: a wrong charset, too many anchors."""
         if encoding != response.encoding:
             self.crawler.stats.inc_value("journals/encoding_corrected")
+        if links.truncated_anchors:
+            self.crawler.stats.inc_value("journals/anchors_over_cap")
+            self.logger.warning(
+                "Page %s: read its first %d anchors, %d left (MAX_ANCHORS_PER_PAGE)",
+                response.url,
+                self.max_anchors,
+                links.truncated_anchors,
+            )
 
     def _new(self, url: str) -> bool:
         """Whether ``url`` (canonical) was not requested by this spider yet; it is from now on.
@@ -320,7 +335,7 @@ class PublisherSpider(scrapy.Spider):
         letter = response.meta.get("letter")
         content_type = response.headers.get("Content-Type", b"").decode("latin-1")
         page, encoding = await self._analyse(
-            _read_index, response.body, content_type, response.url, state.memory, letter
+            _read_index, response.body, content_type, response.url, self.max_anchors, state.memory, letter
         )
         self._page_read(response, encoding, page.links)
         links, group = page.links, page.group

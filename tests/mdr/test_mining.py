@@ -113,3 +113,10 @@ def test_empty_pages_have_no_regions():
     assert mine_data_regions("") == []
     assert mine_data_regions(_page("")) == []
     assert mine_data_regions(b"<html><body><p>one</p></body></html>") == []
+
+
+def test_a_cap_of_nodes_mines_the_first_elements_only():
+    page = _page("<div><span>x</span></div>" * 1_000)
+    regions = mine_data_regions(page, max_nodes=4 + 2 * 200)  # html, head, title, body; div and span each
+    assert [len(region.records) for region in regions] == [200]
+    assert regions[0].records[-1].xpaths == ["/html/body/div[200]"]

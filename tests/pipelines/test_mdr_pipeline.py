@@ -107,3 +107,15 @@ async def test_unlisted_journal_and_other_items_pass():
     other = JournalItem(source="example", url="https://publisher.example/j/x")
     assert await MDRPipeline().process_item(other) is other
     assert await MDRPipeline().process_item({"a": 1}) == {"a": 1}
+
+
+@deferred_f_from_coro_f
+async def test_mdr_max_nodes_caps_the_listing_mined():
+    """``MDR_MAX_NODES`` reaches the listing's mining: the fourth entry is past a cap of 25 elements."""
+    pipeline = MDRPipeline.from_crawler(get_crawler(settings_dict={"MDR_MAX_NODES": 25}))
+    assert pipeline.max_nodes == 25
+    pipeline.listings = _pipeline().listings
+    first = await pipeline.process_item(_item("Acta Example", "/j/acta"))
+    assert first.listing_record["title"] == "Acta Example"
+    last = await pipeline.process_item(_item("Atlas Review", "/j/atlas"))
+    assert last.listing_record == {}
