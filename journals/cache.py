@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+CACHE_COMPRESSION_LEVEL = 1
+"""zlib's fastest level: Scrapy stores pages on the reactor thread, and level 6 (the default) took 0.8 s of it on a
+13 MB listing for a body about 10% smaller."""
+
 
 class SQLCacheStorage:
     """``HTTPCACHE_STORAGE`` keeping responses in the ``cached_pages`` table of ``DATABASE_URL``."""
@@ -107,7 +111,7 @@ class SQLCacheStorage:
             "url": response.url,
             "status": response.status,
             "headers": headers_to_json(response.headers),
-            "body": zlib.compress(response.body),
+            "body": zlib.compress(response.body, CACHE_COMPRESSION_LEVEL),
             "fetched_at": utcnow(),
         }
         try:

@@ -101,6 +101,18 @@ def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]
     return text, encoding
 
 
+def declared_encoding(body: bytes, content_type: str | None = None) -> str | None:
+    """The codec name the page declares (its ``Content-Type`` header, else its ``<meta>``), None when it declares
+    none or an unknown one: what Scrapy's ``TextResponse`` would decode with, found without decoding the page."""
+    declared = http_content_type_encoding(content_type or "") or html_body_declared_encoding(body)
+    if not declared:
+        return None
+    try:
+        return codecs.lookup(resolve_encoding(declared) or declared).name
+    except LookupError:
+        return None
+
+
 def _decode(body: bytes, content_type: str | None) -> tuple[str, str]:
     bom_encoding, bom = read_bom(body)
     if bom_encoding:

@@ -21,7 +21,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 
 from journals.cache import cached_page_text
-from journals.decoding import decode_html, looks_binary
+from journals.decoding import declared_encoding, decode_html, looks_binary
 from journals.entries import EntryGroup, ListingMemory, find_journal_list
 from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
@@ -51,19 +51,22 @@ def index_letter(anchor_text: str) -> str:
     return first if "A" <= first <= "Z" else "0-9"
 
 
-def _read_page(body: bytes, content_type: str, url: str, max_anchors: int) -> tuple[tuple[str, str], PageLinks]:
-    """A page's text and encoding (:func:`~journals.decoding.decode_html`) and its links (the first
-    ``max_anchors``)."""
-    decoded = decode_html(body, content_type)
-    return decoded, page_links(decoded[0], url, max_anchors)
+def _read_page(body: bytes, content_type: str, url: str, max_anchors: int) -> tuple[tuple[str, bool], PageLinks]:
+    """A page's text (:func:`~journals.decoding.decode_html`), whether that corrected the charset the page declares,
+    and its links (the first ``max_anchors``)."""
+    text, encoding = decode_html(body, content_type)
+    declared = declared_encoding(body, content_type)
+    return (text, declared is not None and declared != encoding), page_links(text, url, max_anchors)
 
 
 def _read_index(  # noqa: PLR0917 - one call site, in the page-analysis thread
     body: bytes, content_type: str, url: str, max_anchors: int, memory: ListingMemory, letter: str | None
 ) -> tuple[IndexPage, str]:
-    """An index page read and its journal list found (``memory`` is read and updated), and its encoding."""
-    (text, encoding), links = _read_page(body, content_type, url, max_anchors)
-    return IndexPage(text, links, find_journal_list(links.content, memory, letter, max_anchors=max_anchors)), encoding
+    """An index page read and its journal list found (``memory`` is read and updated), and whether its charset was
+    corrected."""
+    (text, corrected), links = _read_page(body, content_type, url, max_anchors)
+    group = find_journal_list(links.content, memory, letter, max_anchors=max_anchors)
+    return IndexPage(text, links, group), corrected
 
 
 def source_name(start_url: str) -> str:
@@ -251,15 +254,18 @@ class PublisherSpider(scrapy.Spider):
         if not self._readable(response):
             return None
         content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-        (text, encoding), links = await self._analyse(
+        (text, corrected), links = await self._analyse(
             _read_page, response.body, content_type, response.url, self.max_anchors
         )
-        self._page_read(response, encoding, links)
+        self._page_read(response, corrected, links)
         return text, links
 
-    def _page_read(self, response: Response, encoding: str, links: PageLinks) -> None:
-        """Count (and log) what reading a page found out of the ordinary: a wrong charset, too many anchors."""
-        if encoding != response.encoding:
+    def _page_read(self, response: Response, corrected: bool, links: PageLinks) -> None:
+        """Count (and log) what reading a page found out of the ordinary: a wrong charset, too many anchors.
+
+        ``response.encoding`` is never asked (nor ``response.follow``, which asks it): without a declared charset,
+        Scrapy decodes the whole body to guess it, on the reactor."""
+        if corrected:
             self.crawler.stats.inc_value("journals/encoding_corrected")
         if links.truncated_anchors:
             self.crawler.stats.inc_value("journals/anchors_over_cap")
@@ -334,10 +340,10 @@ class PublisherSpider(scrapy.Spider):
         state = self.sites[source]
         letter = response.meta.get("letter")
         content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-        page, encoding = await self._analyse(
+        page, corrected = await self._analyse(
             _read_index, response.body, content_type, response.url, self.max_anchors, state.memory, letter
         )
-        self._page_read(response, encoding, page.links)
+        self._page_read(response, corrected, page.links)
         links, group = page.links, page.group
         letters = [a for a in links.letters if state.scope.allows(a.url)]
         entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
@@ -373,7 +379,7 @@ class PublisherSpider(scrapy.Spider):
         for anchor in links.browse:
             url = canonical_url(anchor.url)
             if self.sites[source].scope.allows(url) and self._new(url) and self._count_request(source, url):
-                yield response.follow(
+                yield scrapy.Request(
                     url,
                     self.parse_start,
                     cb_kwargs={"depth": depth + 1},
@@ -398,7 +404,7 @@ class PublisherSpider(scrapy.Spider):
         if not (self._new(url) and self._count_request(source, url)):
             return None
         state.listing_pages[key] += 1
-        return response.follow(
+        return scrapy.Request(
             url,
             self.parse_listing,
             errback=self.request_failed,
@@ -425,7 +431,7 @@ class PublisherSpider(scrapy.Spider):
                 meta["journal_origin"] = str(Origin.of(url))
             if not (self._new(url) and self._count_request(source, url)):
                 continue
-            yield response.follow(
+            yield scrapy.Request(
                 url,
                 self.parse_journal,
                 cb_kwargs={"listing_url": response.url, "listing_title": anchor.text[:LISTING_TITLE_LIMIT]},
@@ -463,7 +469,7 @@ class PublisherSpider(scrapy.Spider):
         meta = {"source": source}
         if here is not None and not self.sites[source].scope.allows_origin(here):
             meta["journal_origin"] = str(here)
-        yield response.follow(
+        yield scrapy.Request(
             hops[0],
             self.parse_metrics,
             cb_kwargs={
