@@ -7,6 +7,7 @@ It uses no site-specific XPath: :mod:`journals.navigation` classifies each page'
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import pkgutil
 from collections import Counter
@@ -220,7 +221,12 @@ class PublisherSpider(scrapy.Spider):
         return any(s.scope.allows_origin(origin) for s in states)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        """One request per start URL, carrying its source."""
+        """One request per start URL, carrying its source.
+
+        Everything made before the crawl starts (modules, settings, the vocabulary) lives as long as the process:
+        ``gc.freeze()`` moves it out of the collector's sight, so a full collection during the crawl walks only the
+        crawl's own objects (measured: full passes of 0.1–0.2 s on the reactor down to 0.05)."""
+        gc.freeze()
         for url in self.seed_urls:
             source = self.source_for(url)
             self.sites[source].requests += 1
