@@ -45,7 +45,7 @@ evaluate: $(STAMP)
 	$(SCRAPY) evaluate --truth truth.json journals.json $(foreach s,$(filter-out metricsdb,$(SOURCES)) heldout,--site $(s))
 
 test: $(STAMP)
-	$(PY) -m pytest -q --durations=15
+	$(PY) -m pytest -q -n 2 --dist loadfile --durations=15
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
