@@ -50,3 +50,19 @@ async def test_a_host_on_a_private_address_is_refused_unless_the_site_is_private
     assert await sandbox.process_request(scrapy.Request("http://127.0.0.1:8000/pub/j", meta={"source": "pub"})) is None
     proxied = scrapy.Request("http://10.0.0.7/j/1", meta={"source": "93.184.216.34", "proxy": "http://127.0.0.1:3128"})
     assert await public.process_request(proxied) is None, "a proxy resolves the host, not the crawl"
+
+
+def test_a_start_url_with_a_non_ascii_host_is_crawled_in_its_ascii_form() -> None:
+    spider = _middleware("http://bücher.example/zeitschriften/").crawler.spider
+    assert spider.seed_urls == ["http://xn--bcher-kva.example/zeitschriften/"]
+    source = spider.source_for(spider.seed_urls[0])
+    response_link = scrapy.Request("http://xn--bcher-kva.example/z/1", meta={"source": source})
+    assert spider.request_in_scope(response_link)
+
+
+@deferred_f_from_coro_f
+async def test_a_host_name_is_judged_by_the_address_it_resolves_to() -> None:
+    public = _middleware("http://93.184.216.34/journals")
+    public.crawler.spider.sites["93.184.216.34"].scope.add("http://localhost:8000/")  # in scope by origin
+    with pytest.raises(IgnoreRequest, match=r"localhost resolves to the private address 127\.0\.0\.1"):
+        await public.process_request(scrapy.Request("http://localhost:8000/j", meta={"source": "93.184.216.34"}))
