@@ -7,7 +7,7 @@ per refused origin, ``IgnoreRequest``, the ``allowed_domains`` fallback) and cha
 
 - the spider's :meth:`~journals.spiders.publisher.PublisherSpider.request_in_scope` decides, by scheme, host and
   port (:class:`journals.scope.SiteScope`), for every request whatever its ``dont_filter``; a spider without that
-  method falls back to Scrapy's ``allowed_domains`` rule;
+  method (``scrapy bench``'s) gets Scrapy's own ``allowed_domains`` rule, unchanged;
 - the check is made as the request is about to be downloaded (no byte is sent before it), not as it is scheduled,
   where Scrapy drops a refused request silently: the request's errback hears of it, so a metrics hop redirected off
   the site still yields its journal with the journal's own page;
@@ -52,10 +52,19 @@ class ScopeMiddleware(OffsiteMiddleware):
         self._private_site: bool | None = None
 
     def request_scheduled(self, request: Request, spider: Spider) -> None:
-        """Let every request be queued: it is judged when downloaded (see the module's docstring)."""
+        """Let every request of a spider with a scope be queued: it is judged when downloaded (see the module's
+        docstring); other spiders' requests are judged as Scrapy's offsite middleware does."""
+        if not hasattr(spider, "request_in_scope"):
+            super().process_request(request)  # Scrapy's own (synchronous) check
 
     async def process_request(self, request: Request, spider: Spider | None = None) -> None:
-        """Refuse an out-of-scope request, or one whose host resolves to a private address, before download."""
+        """Refuse an out-of-scope request, or one whose host resolves to a private address, before download.
+
+        A spider without ``request_in_scope`` (``scrapy bench``'s, a test's) gets Scrapy's own offsite rule and no
+        address check."""
+        if not hasattr(self.crawler.spider, "request_in_scope"):
+            super().process_request(request)
+            return
         self._check_origin(request)
         if request.meta.get("proxy"):
             return
@@ -66,10 +75,7 @@ class ScopeMiddleware(OffsiteMiddleware):
         self._refuse(request, "private_address", f"{host} resolves to the private address {address}")
 
     def _check_origin(self, request: Request) -> None:
-        spider = self.crawler.spider
-        judge = getattr(spider, "request_in_scope", None)
-        allowed = judge(request) if judge is not None else self.should_follow(request, spider)
-        if not allowed:
+        if not self.crawler.spider.request_in_scope(request):
             self._refuse(request, "origin", "outside the crawl's site")
 
     def _refuse(self, request: Request, reason: str, why: str) -> None:

@@ -66,3 +66,22 @@ async def test_a_host_name_is_judged_by_the_address_it_resolves_to() -> None:
     public.crawler.spider.sites["93.184.216.34"].scope.add("http://localhost:8000/")  # in scope by origin
     with pytest.raises(IgnoreRequest, match=r"localhost resolves to the private address 127\.0\.0\.1"):
         await public.process_request(scrapy.Request("http://localhost:8000/j", meta={"source": "93.184.216.34"}))
+
+
+@deferred_f_from_coro_f
+async def test_a_spider_without_a_scope_gets_scrapys_own_offsite_rule() -> None:
+    """``scrapy bench``'s spider crawls 127.0.0.1 with no ``allowed_domains``: nothing is refused."""
+    for allowed, url, refused in (
+        ([], "http://127.0.0.1:8998/", False),
+        (["example.org"], "http://www.example.org:8080/a", False),
+        (["example.org"], "http://other.example/a", True),
+    ):
+        spider_class = type("Plain", (scrapy.Spider,), {"name": "plain", "allowed_domains": allowed})
+        crawler = get_crawler(spider_class)
+        crawler.spider = spider_class.from_crawler(crawler)
+        middleware = ScopeMiddleware.from_crawler(crawler)
+        if refused:
+            with pytest.raises(IgnoreRequest):
+                await middleware.process_request(scrapy.Request(url))
+        else:
+            assert await middleware.process_request(scrapy.Request(url)) is None
