@@ -221,6 +221,7 @@ def test_expired_pages_are_missing(settings):
         request = Request("http://example.org/old")
         cache.store_response(spider, request, HtmlResponse("http://example.org/old", body=b"x"))
         assert cache.retrieve_response(spider, request) is not None
+        cache.flush()  # pages are written by the writer thread: age the written row
         engine = engine_from_url(settings["DATABASE_URL"])
         with engine.begin() as conn:
             conn.execute(update(CachedPage).values(fetched_at=datetime.now(UTC) - timedelta(minutes=2)))
