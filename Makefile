@@ -44,9 +44,9 @@ evaluate: $(STAMP)
 	@$(MAKE) --no-print-directory crawl SOURCES="$(SOURCES) heldout"
 	$(SCRAPY) evaluate --truth truth.json journals.json $(foreach s,$(filter-out metricsdb,$(SOURCES)) heldout,--site $(s))
 
-# TEST_WORKERS=2 runs the suite on two pytest-xdist workers (5 min instead of 10 on 2 cores); one is the default, as
+# TEST_WORKERS=2 runs the suite on two pytest-xdist workers (5 min instead of 10 on 2 cores); 0 (in-process) is the default, as
 # the extraction tests' template learning still depends on page order, which two busy workers shuffle more.
-TEST_WORKERS ?= 1
+TEST_WORKERS ?= 0
 test: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15
 
