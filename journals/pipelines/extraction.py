@@ -129,7 +129,7 @@ class ExtractionPipeline:
         if self.crawler is not None and unchanged_since_last_crawl(item, self.crawler.settings):
             self.crawler.stats.inc_value("extraction/unchanged_skipped")
             return JournalItem(source=item.source, url=item.url, unchanged=True)
-        if self.rule_store is not None and item.source not in self._loaded_sources and not self._repairing():
+        if self.rule_store is not None and item.source not in self._loaded_sources:
             self._loaded_sources.add(item.source)
             try:
                 stored = await run_in_thread(self.rule_store.load, item.source)
@@ -148,17 +148,6 @@ class ExtractionPipeline:
         if self.rule_store is not None and self.learned_rules.changed and (ready := self.learned_rules.take_changed()):
             await run_in_thread(self._save, ready)
         return self.journal_item(item, extraction)
-
-    def _repairing(self) -> bool:
-        """Whether this run repairs a job whose last run did not finish (:mod:`journals.resume`).
-
-        Its stored rules are not loaded then: that run may have stopped because the database refused writes, and
-        the rules it learned last (an attribute added to a template) were lost with them, so the stored rules can
-        be an older, smaller set that still fits every page and would never be re-learned (measured: a resume
-        after a 12 s SQLite lock stored 30 journals without their editor). Learning again costs a few pages.
-        """
-        stats = self.crawler.stats if self.crawler is not None else None
-        return bool(stats is not None and stats.get_value("resume/repairs"))
 
     def _save(self, changed: Mapping[tuple[str, str], Mapping[str, str]]) -> None:
         """Store changed templates; a failure only costs re-learning them next crawl, so it is logged."""
