@@ -98,6 +98,9 @@ class MDRPipeline:
     async def _mine_listing(self, url: str) -> ListingIndex:
         """Mine the listing page at ``url`` in a worker thread; an empty index when the page is nowhere."""
         html = self._listing_html(url)
+        if html is None and self.crawler is not None:
+            # Read, decompressed and decoded off the reactor: a listing can be 16 MB.
+            html = await asyncio.wrap_future(self._listing_miner.submit(cached_page_text, self.crawler, url))
         if html is None:
             logger.warning("Listing page %s is neither in memory nor in the page cache: no listing record", url)
             self._inc_stat("mdr/listing_unavailable")
@@ -121,15 +124,11 @@ class MDRPipeline:
             self.crawler.stats.inc_value(key)
 
     def _listing_html(self, url: str) -> str | None:
-        """The listing page's HTML: from memory, else from the page cache (one short read on the reactor thread,
-        where Scrapy calls the cache too)."""
+        """The listing page's HTML if still in memory."""
         listings = self.listings
         if listings is None and self.crawler is not None:
             listings = getattr(self.crawler.spider, "recent_listings", None)
-        html = listings.get(url) if listings is not None else None
-        if html is None and self.crawler is not None:
-            html = cached_page_text(self.crawler, url)
-        return html
+        return listings.get(url) if listings is not None else None
 
 
 def _failed(future: asyncio.Future[Any]) -> bool:
