@@ -36,7 +36,7 @@ from urllib.parse import parse_qs
 from journals.sandbox.markup import link
 from journals.sandbox.relation import FIELDS, Journal, make_issn
 from journals.sandbox.sources import LETTERS, Site, slugify
-from journals.sandbox.templates import Rendered, SpringerTemplates, issn_pair
+from journals.sandbox.templates import Rendered, SpringerTemplates
 from journals.sandbox.web import WebResponse
 
 MADE_UP_BASE = 10_000_000
@@ -132,10 +132,6 @@ class TrapTemplates(SpringerTemplates):
         """``journal/<slug>`` for real and made-up journals alike."""
         return f"{self.root}journal/{slugify(self.title_of(index))}"
 
-    def metrics_href(self, index: int) -> str:
-        """Where the journal page's "Journal metrics" link goes."""
-        return self.journal_path(index) + "/metrics"
-
     def index_of(self, slug: str) -> int | None:
         """The journal a slug names: a real one, or a made-up one whose title gives back the slug."""
         if slug in self.site.by_slug:
@@ -185,17 +181,6 @@ class TrapTemplates(SpringerTemplates):
     def extra_entries(self, letter: str, page_no: int) -> str:
         """Cards a trap adds after a real listing page's entries."""
         return ""
-
-    def journal_home(self, index: int) -> str:
-        """Title, access, the metrics link and the ISSNs, as Springer's journal page."""
-        journal, values = self.values(index)
-        access = {True: "Open access", False: "Subscription"}.get(values.get("open_access"))  # type: ignore[arg-type]
-        oa = f"<p class='oa'>Access: <b>{access}</b></p>" if access else ""
-        body = (
-            f"<h1>{escape(journal.title)}</h1>{oa}<p>{link(self.metrics_href(index), 'Journal metrics')}</p>"
-            f"<p class='ids'>{issn_pair(values, ' / ')}</p>"
-        )
-        return self.frame(journal.title, body, self.featured(index))
 
     def route_journal(self, rest: str) -> Rendered:
         """``journal/<slug>`` and ``journal/<slug>/metrics``, real or made up."""
