@@ -170,13 +170,13 @@ class TrapTemplates(SpringerTemplates):
         )
         return self.frame(f"Journals starting with {heading}", main)
 
-    def listing(self, letter: str, page_no: int) -> Rendered:
-        """A letter's real listing page."""
+    def listing(self, letter: str, page_no: int, extra: str = "") -> Rendered:
+        """A letter's real listing page, ``extra`` above its entries (a sub-letter bar, a calendar)."""
         pages = self.pages_of(letter)
         if not 1 <= page_no <= len(pages):
             return None
         entries = "".join(self.entry(i) for i in pages[page_no - 1]) + self.extra_entries(letter, page_no)
-        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)))
+        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)), extra)
 
     def extra_entries(self, letter: str, page_no: int) -> str:
         """Cards a trap adds after a real listing page's entries."""
@@ -405,13 +405,9 @@ class CalendarTemplates(TrapTemplates):
         letter = match[1].upper() if match[1] != "0-9" else "0-9"
         return self.listing(letter, 1, (int(parsed[1]), int(parsed[2])))
 
-    def listing(self, letter: str, page_no: int, month: tuple[int, int] = CALENDAR_START) -> Rendered:
+    def listing(self, letter: str, page_no: int, month: tuple[int, int] = CALENDAR_START) -> Rendered:  # type: ignore[override]
         """The real listing page with the calendar of ``month`` (year, month)."""
-        pages = self.pages_of(letter)
-        if not 1 <= page_no <= len(pages):
-            return None
-        entries = "".join(self.entry(i) for i in pages[page_no - 1])
-        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)), self.calendar(month))
+        return super().listing(letter, page_no, extra=self.calendar(month))
 
     def calendar(self, month: tuple[int, int]) -> str:
         """The events of ``month`` and links to the months before and after, relative like real widgets'."""
@@ -447,9 +443,7 @@ class NestedLettersTemplates(TrapTemplates):
 
     def letter_path(self, letter: str, page_no: int = 1) -> str:
         """Letters at ``journals/<l>/``: the trailing slash that makes relative sub-letter links nest."""
-        return f"{self.root}journals/{letter_code(letter) if letter != '0-9' else letter}/" + (
-            f"?page={page_no}" if page_no > 1 else ""
-        )
+        return f"{self.root}journals/{letter.lower()}/" + (f"?page={page_no}" if page_no > 1 else "")
 
     def route(self, path: str, query: str) -> Rendered:
         """Letters and the trap letter's sub-letter pages at any depth."""
@@ -468,14 +462,9 @@ class NestedLettersTemplates(TrapTemplates):
         entries = self.made_up_entries([f"{code}-{prefix}-{k}" for k in range(1, MADE_UP_PER_PAGE + 1)])
         return self.listing_page(letter + prefix, entries, extra=self.sub_letters(letter))
 
-    def listing(self, letter: str, page_no: int) -> Rendered:
+    def listing(self, letter: str, page_no: int, extra: str = "") -> Rendered:
         """The trap letter's page shows its sub-letter bar above its real journals."""
-        pages = self.pages_of(letter)
-        if not 1 <= page_no <= len(pages):
-            return None
-        entries = "".join(self.entry(i) for i in pages[page_no - 1])
-        extra = self.sub_letters(letter) if letter == self.trap_letter else ""
-        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)), extra)
+        return super().listing(letter, page_no, self.sub_letters(letter) if letter == self.trap_letter else extra)
 
     def sub_letters(self, letter: str) -> str:
         """The sub-letter bar: ``Aa``, ``Ab`` linking ``a/``, ``b/`` relative to the page."""
