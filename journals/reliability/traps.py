@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from scrapy.settings import Settings
+
 from journals.crawlrun import STATS_DUMP
 from journals.reliability.harness import Crawl, CrawlResult, snapshot
 from journals.reliability.scenarios import Outcome
@@ -30,12 +32,6 @@ from journals.sandbox.traps import TRAP_KINDS, ServedRequest, traps_truth
 from journals.sandbox.trapsites import JSESSIONID
 from journals.spiders.publisher import CrawlBounds
 
-BOUND_DEFAULTS = {
-    "CRAWL_MAX_PAGES_PER_SITE": CrawlBounds.pages_per_site,
-    "CRAWL_MAX_INDEX_DEPTH": CrawlBounds.index_depth,
-    "CRAWL_MAX_LISTING_PAGES": CrawlBounds.listing_pages,
-}
-"""The spider's crawl bounds and their defaults (issue 14)."""
 BOUND_KINDS = {
     "pages_per_site": "CRAWL_MAX_PAGES_PER_SITE",
     "index_depth": "CRAWL_MAX_INDEX_DEPTH",
@@ -65,7 +61,8 @@ class TrapsRun:
     """Requests the outside listener got (only the escape site links it)."""
     stored: set[tuple[str, str, str | None]]
     """(source, URL path, title) of every journal stored."""
-    bounds: dict[str, int]
+    bounds: CrawlBounds
+    """The bounds the crawl ran under."""
 
     def crawl_figures(self) -> dict[str, Any]:
         """The crawl's own figures: exit status, finish reason, time, requests, bounds, scope, health."""
@@ -120,11 +117,9 @@ def run_traps(
     """Serve the traps world and crawl the sites of ``kinds`` in one crawl (database and log named after them).
 
     ``settings`` are extra ``NAME=VALUE`` crawl settings (smaller bounds keep a test short); the bounds checked
-    are those settings or the spider's defaults (:data:`BOUND_DEFAULTS`).
+    are read from them as the spider reads them (:meth:`CrawlBounds.from_settings`).
     """
-    bounds = BOUND_DEFAULTS | {
-        name: int(value) for name, _, value in (s.partition("=") for s in settings) if name in BOUND_DEFAULTS
-    }
+    bounds = CrawlBounds.from_settings(Settings(dict(setting.split("=", 1) for setting in settings)))
     name = "traps" if tuple(kinds) == TRAP_KINDS else "traps-" + "-".join(kinds)
     database_url = f"sqlite:///{folder / f'{name}.db'}"
     world = TrapsWorld.start(seed)
@@ -256,7 +251,7 @@ def crawl_problems(run: TrapsRun) -> list[str]:
     return problems
 
 
-def kind_problems(kind: str, figures: dict[str, Any], bounds: dict[str, int]) -> list[str]:
+def kind_problems(kind: str, figures: dict[str, Any], bounds: CrawlBounds) -> list[str]:
     """The bars one trap site missed: a real journal lost, a journal stored twice, its trap followed past its
     bound, and for a trap that makes up journals, no health reason naming it."""
     problems = []
@@ -265,11 +260,11 @@ def kind_problems(kind: str, figures: dict[str, Any], bounds: dict[str, int]) ->
     if figures["journals_stored_twice"]:
         problems.append(f"{kind}: {figures['journals_stored_twice']} journals stored under several URLs")
     limits = {
-        "requests": bounds["CRAWL_MAX_PAGES_PER_SITE"],
-        "endless_letter_pages": bounds["CRAWL_MAX_LISTING_PAGES"],
-        "repeat_letter_pages": bounds["CRAWL_MAX_LISTING_PAGES"],
-        "most_pages_of_a_letter": bounds["CRAWL_MAX_LISTING_PAGES"],
-        "deepest_sub_letter": bounds["CRAWL_MAX_INDEX_DEPTH"],
+        "requests": bounds.pages_per_site,
+        "endless_letter_pages": bounds.listing_pages,
+        "repeat_letter_pages": bounds.listing_pages,
+        "most_pages_of_a_letter": bounds.listing_pages,
+        "deepest_sub_letter": bounds.index_depth,
         "most_requests_of_a_page": 1,
     }
     problems += [
