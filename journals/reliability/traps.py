@@ -87,6 +87,17 @@ class TrapsRun:
         """The health check's reasons, as the stats give them."""
         return [str(reason) for reason in self.result.stats.get("health/reasons") or []]
 
+    def outcome(self, name: str) -> Outcome:
+        """The crawl's figures, then each trap site's; its problems are the bars of issue 14 it missed."""
+        outcome = Outcome(name, self.crawl_figures())
+        per_kind = {kind: self.kind_figures(kind) for kind in self.kinds}
+        outcome.figures["journals_lost"] = sum(figures["real_journals_lost"] for figures in per_kind.values())
+        outcome.figures.update(per_kind)
+        outcome.problems += crawl_problems(self, outcome.figures)
+        for kind, figures in per_kind.items():
+            outcome.problems += kind_problems(kind, figures, self.bounds)
+        return outcome
+
     def kind_figures(self, kind: str) -> dict[str, Any]:
         """One trap site's figures: requests and the time between its first and last, journals, outside
         requests, how far into its trap the crawl went, traps the spider reported, health reasons naming it."""
@@ -141,25 +152,13 @@ def traps_crawl(folder: Path, seed: int = 1, settings: Sequence[str] = (), **saf
     """One crawl over every trap site: the crawl's figures and each trap kind's; its problems are the bars of
     issue 14 it missed."""
     run = run_traps(folder, TRAP_KINDS, seed, settings, **safety)
-    outcome = Outcome(f"spider traps, one crawl of all five sites (seed {seed})", run.crawl_figures())
-    per_kind = {kind: run.kind_figures(kind) for kind in TRAP_KINDS}
-    outcome.figures["journals_lost"] = sum(figures["real_journals_lost"] for figures in per_kind.values())
-    outcome.figures.update(per_kind)
-    outcome.problems += crawl_problems(run)
-    for kind, figures in per_kind.items():
-        outcome.problems += kind_problems(kind, figures, run.bounds)
-    return outcome
+    return run.outcome(f"spider traps, one crawl of all five sites (seed {seed})")
 
 
 def trap_outcome(folder: Path, kind: str, seed: int = 1, settings: Sequence[str] = (), **safety: Any) -> Outcome:
     """A crawl of one trap site alone: its time, finish reason and exit status are its own."""
     run = run_traps(folder, (kind,), seed, settings, **safety)
-    figures = run.kind_figures(kind)
-    outcome = Outcome(f"spider trap: {kind} (seed {seed})", run.crawl_figures())
-    outcome.figures["journals_lost"] = figures["real_journals_lost"]
-    outcome.figures[kind] = figures
-    outcome.problems += crawl_problems(run) + kind_problems(kind, figures, run.bounds)
-    return outcome
+    return run.outcome(f"spider trap: {kind} (seed {seed})")
 
 
 def journal_figures(site_truth: dict[str, Any], stored: list[tuple[str, str | None]]) -> dict[str, int]:
@@ -227,10 +226,9 @@ def bounds_named(log: str) -> list[str]:
     return [kind for kind, name in BOUND_KINDS.items() if re.search(rf"\b{kind}\b", text) or name in text]
 
 
-def crawl_problems(run: TrapsRun) -> list[str]:
-    """The crawl-wide bars it missed: nothing outside, an end of its own, and where a trap made up journals, a
-    failed health check and a log naming the bound."""
-    figures = run.crawl_figures()
+def crawl_problems(run: TrapsRun, figures: dict[str, Any]) -> list[str]:
+    """The crawl-wide bars it missed (``figures``: its :meth:`~TrapsRun.crawl_figures`): nothing outside, an end of
+    its own, and where a trap made up journals, a failed health check and a log naming the bound."""
     problems = []
     if figures["requests_outside"]:
         problems.append(
