@@ -33,6 +33,7 @@ from journals.sandbox.server import SandboxServer
 from journals.sandbox.web import WebResponse
 
 LETTERS = "ABCDEF"
+LETTER_BAR = " ".join(f'<a href="/az/{c.lower()}">{c}</a>' for c in LETTERS)
 ANCHORS_PER_LISTING = 200_000
 JOURNALS_PER_LISTING = 200
 PEAK_RSS_BAR_MB = 500.0
@@ -71,7 +72,6 @@ def journal_path(letter: str, number: int) -> str:
 def listing_page(letter: str, journals: int = JOURNALS_PER_LISTING, anchors: int = ANCHORS_PER_LISTING) -> bytes:
     """A letter's listing: chrome, the letters, ``journals`` entries with their ISSN, then a box of article links
     that brings the page to ``anchors`` anchors."""
-    letters = " ".join(f'<a href="/az/{c.lower()}">{c}</a>' for c in LETTERS)
     entries = "".join(
         f'<li class="journal"><a href="{journal_path(letter, n)}">{journal_title(letter, n)}</a>'
         f' <span class="issn">ISSN {1000 + n:04d}-{n % 1000:03d}X</span></li>'
@@ -85,7 +85,7 @@ def listing_page(letter: str, journals: int = JOURNALS_PER_LISTING, anchors: int
     )
     return (
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Journals: {letter}</title></head><body>{CHROME}'
-        f'<main><div class="az-index">{letters}</div><h1>Journals starting with {letter}</h1>'
+        f'<main><div class="az-index">{LETTER_BAR}</div><h1>Journals starting with {letter}</h1>'
         f'<ul class="journal-list">{entries}</ul><section class="latest"><h2>Latest articles</h2>'
         f'<ul class="articles">{farm}</ul></section></main>{FOOTER}</body></html>'
     ).encode()
@@ -118,8 +118,7 @@ class WideWeb:
         parts = path.strip("/").split("/")
         if path == "/":
             self.served["start"] += 1
-            letters = " ".join(f'<a href="/az/{c.lower()}">{c}</a>' for c in LETTERS)
-            body = f"<html><body>{CHROME}<main><h1>Journals A–Z</h1><div class='az-index'>{letters}</div></main>"
+            body = f"<html><body>{CHROME}<main><h1>Journals A–Z</h1><div class='az-index'>{LETTER_BAR}</div></main>"
             return WebResponse(200, f"{body}{FOOTER}</body></html>".encode(), html)
         if len(parts) == 2 and parts[0] == "az" and parts[1].upper() in LETTERS:
             self.served["listing"] += 1
