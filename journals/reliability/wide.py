@@ -3,8 +3,8 @@
 The site is what a wide listing looks like in practice: a letter's journal list of a few hundred entries, followed
 by a "latest articles" box that lists every article of the platform, 200,000 links in all. Pages reach 10^5 links
 that way (every article, issue or volume listed on one page), not with 10^5 journals: no publisher has that many,
-and a page listing 200,000 of them would be a trap whose bounds are another part of the issue. At about 65 bytes
-a link the page is 13 MB, under ``DOWNLOAD_MAXSIZE`` (16 MB): a larger page is dropped before any analysis. The
+and a page listing 200,000 of them would be a trap whose bounds are another part of the issue. At about 70 bytes
+a link the page is 13.4 MB, under ``DOWNLOAD_MAXSIZE`` (16 MB): a larger page is dropped before any analysis. The
 article links are not journal entries (sentence case, under ``/article/``), so the crawl must request the journals
 and no article; the server counts both.
 
@@ -103,7 +103,7 @@ def journal_page(letter: str, number: int) -> bytes:
 
 class WideWeb:
     """The wide site, answering like :class:`journals.sandbox.web.SandboxWeb` (``respond``) so the sandbox's server
-    serves and counts it. Listings are built once and kept (13 MB each, in the measuring process only)."""
+    serves and counts it. Listings are built once and kept (13.4 MB each, in the measuring process only)."""
 
     def __init__(self, journals: int = JOURNALS_PER_LISTING, anchors: int = ANCHORS_PER_LISTING) -> None:
         self.journals = journals
