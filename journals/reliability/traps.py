@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from scrapy.settings import Settings
+
 from journals.crawlrun import STATS_DUMP
 from journals.reliability.harness import Crawl, CrawlResult, snapshot
 from journals.reliability.scenarios import Outcome
@@ -30,12 +32,6 @@ from journals.sandbox.traps import TRAP_KINDS, ServedRequest, traps_truth
 from journals.sandbox.trapsites import JSESSIONID
 from journals.spiders.publisher import CrawlBounds
 
-BOUND_DEFAULTS = {
-    "CRAWL_MAX_PAGES_PER_SITE": CrawlBounds.pages_per_site,
-    "CRAWL_MAX_INDEX_DEPTH": CrawlBounds.index_depth,
-    "CRAWL_MAX_LISTING_PAGES": CrawlBounds.listing_pages,
-}
-"""The spider's crawl bounds and their defaults (issue 14)."""
 BOUND_KINDS = {
     "pages_per_site": "CRAWL_MAX_PAGES_PER_SITE",
     "index_depth": "CRAWL_MAX_INDEX_DEPTH",
@@ -65,7 +61,8 @@ class TrapsRun:
     """Requests the outside listener got (only the escape site links it)."""
     stored: set[tuple[str, str, str | None]]
     """(source, URL path, title) of every journal stored."""
-    bounds: dict[str, int]
+    bounds: CrawlBounds
+    """The bounds the crawl ran under."""
 
     def crawl_figures(self) -> dict[str, Any]:
         """The crawl's own figures: exit status, finish reason, time, requests, bounds, scope, health."""
@@ -89,6 +86,17 @@ class TrapsRun:
     def health_reasons(self) -> list[str]:
         """The health check's reasons, as the stats give them."""
         return [str(reason) for reason in self.result.stats.get("health/reasons") or []]
+
+    def outcome(self, name: str) -> Outcome:
+        """The crawl's figures, then each trap site's; its problems are the bars of issue 14 it missed."""
+        outcome = Outcome(name, self.crawl_figures())
+        per_kind = {kind: self.kind_figures(kind) for kind in self.kinds}
+        outcome.figures["journals_lost"] = sum(figures["real_journals_lost"] for figures in per_kind.values())
+        outcome.figures.update(per_kind)
+        outcome.problems += crawl_problems(self, outcome.figures)
+        for kind, figures in per_kind.items():
+            outcome.problems += kind_problems(kind, figures, self.bounds)
+        return outcome
 
     def kind_figures(self, kind: str) -> dict[str, Any]:
         """One trap site's figures: requests and the time between its first and last, journals, outside
@@ -120,11 +128,9 @@ def run_traps(
     """Serve the traps world and crawl the sites of ``kinds`` in one crawl (database and log named after them).
 
     ``settings`` are extra ``NAME=VALUE`` crawl settings (smaller bounds keep a test short); the bounds checked
-    are those settings or the spider's defaults (:data:`BOUND_DEFAULTS`).
+    are read from them as the spider reads them (:meth:`CrawlBounds.from_settings`).
     """
-    bounds = BOUND_DEFAULTS | {
-        name: int(value) for name, _, value in (s.partition("=") for s in settings) if name in BOUND_DEFAULTS
-    }
+    bounds = CrawlBounds.from_settings(Settings(dict(setting.split("=", 1) for setting in settings)))
     name = "traps" if tuple(kinds) == TRAP_KINDS else "traps-" + "-".join(kinds)
     database_url = f"sqlite:///{folder / f'{name}.db'}"
     world = TrapsWorld.start(seed)
@@ -146,25 +152,13 @@ def traps_crawl(folder: Path, seed: int = 1, settings: Sequence[str] = (), **saf
     """One crawl over every trap site: the crawl's figures and each trap kind's; its problems are the bars of
     issue 14 it missed."""
     run = run_traps(folder, TRAP_KINDS, seed, settings, **safety)
-    outcome = Outcome(f"spider traps, one crawl of all five sites (seed {seed})", run.crawl_figures())
-    per_kind = {kind: run.kind_figures(kind) for kind in TRAP_KINDS}
-    outcome.figures["journals_lost"] = sum(figures["real_journals_lost"] for figures in per_kind.values())
-    outcome.figures.update(per_kind)
-    outcome.problems += crawl_problems(run)
-    for kind, figures in per_kind.items():
-        outcome.problems += kind_problems(kind, figures, run.bounds)
-    return outcome
+    return run.outcome(f"spider traps, one crawl of all five sites (seed {seed})")
 
 
 def trap_outcome(folder: Path, kind: str, seed: int = 1, settings: Sequence[str] = (), **safety: Any) -> Outcome:
     """A crawl of one trap site alone: its time, finish reason and exit status are its own."""
     run = run_traps(folder, (kind,), seed, settings, **safety)
-    figures = run.kind_figures(kind)
-    outcome = Outcome(f"spider trap: {kind} (seed {seed})", run.crawl_figures())
-    outcome.figures["journals_lost"] = figures["real_journals_lost"]
-    outcome.figures[kind] = figures
-    outcome.problems += crawl_problems(run) + kind_problems(kind, figures, run.bounds)
-    return outcome
+    return run.outcome(f"spider trap: {kind} (seed {seed})")
 
 
 def journal_figures(site_truth: dict[str, Any], stored: list[tuple[str, str | None]]) -> dict[str, int]:
@@ -232,10 +226,9 @@ def bounds_named(log: str) -> list[str]:
     return [kind for kind, name in BOUND_KINDS.items() if re.search(rf"\b{kind}\b", text) or name in text]
 
 
-def crawl_problems(run: TrapsRun) -> list[str]:
-    """The crawl-wide bars it missed: nothing outside, an end of its own, and where a trap made up journals, a
-    failed health check and a log naming the bound."""
-    figures = run.crawl_figures()
+def crawl_problems(run: TrapsRun, figures: dict[str, Any]) -> list[str]:
+    """The crawl-wide bars it missed (``figures``: its :meth:`~TrapsRun.crawl_figures`): nothing outside, an end of
+    its own, and where a trap made up journals, a failed health check and a log naming the bound."""
     problems = []
     if figures["requests_outside"]:
         problems.append(
@@ -256,7 +249,7 @@ def crawl_problems(run: TrapsRun) -> list[str]:
     return problems
 
 
-def kind_problems(kind: str, figures: dict[str, Any], bounds: dict[str, int]) -> list[str]:
+def kind_problems(kind: str, figures: dict[str, Any], bounds: CrawlBounds) -> list[str]:
     """The bars one trap site missed: a real journal lost, a journal stored twice, its trap followed past its
     bound, and for a trap that makes up journals, no health reason naming it."""
     problems = []
@@ -265,11 +258,11 @@ def kind_problems(kind: str, figures: dict[str, Any], bounds: dict[str, int]) ->
     if figures["journals_stored_twice"]:
         problems.append(f"{kind}: {figures['journals_stored_twice']} journals stored under several URLs")
     limits = {
-        "requests": bounds["CRAWL_MAX_PAGES_PER_SITE"],
-        "endless_letter_pages": bounds["CRAWL_MAX_LISTING_PAGES"],
-        "repeat_letter_pages": bounds["CRAWL_MAX_LISTING_PAGES"],
-        "most_pages_of_a_letter": bounds["CRAWL_MAX_LISTING_PAGES"],
-        "deepest_sub_letter": bounds["CRAWL_MAX_INDEX_DEPTH"],
+        "requests": bounds.pages_per_site,
+        "endless_letter_pages": bounds.listing_pages,
+        "repeat_letter_pages": bounds.listing_pages,
+        "most_pages_of_a_letter": bounds.listing_pages,
+        "deepest_sub_letter": bounds.index_depth,
         "most_requests_of_a_page": 1,
     }
     problems += [

@@ -694,6 +694,11 @@ class SpringerTemplates(SiteTemplates):
         """Every journal has a metrics page."""
         return self.journal_path(index) + "/metrics"
 
+    def metrics_href(self, index: int) -> str:
+        """Where the journal page's "Journal metrics" link goes: its metrics page (a trap site sends some
+        elsewhere, :mod:`journals.sandbox.trapsites`)."""
+        return self.journal_path(index) + "/metrics"
+
     def entry(self, index: int) -> str:
         """Article-style entries."""
         anchor = link(self.journal_path(index), self.site.relation.titles[index])
@@ -705,7 +710,7 @@ class SpringerTemplates(SiteTemplates):
         access = {True: "Open access", False: "Subscription"}.get(v.get("open_access"))  # type: ignore[arg-type]
         oa = f"<p class='oa'>Access: <b>{access}</b></p>" if access else ""
         body = (
-            f"<h1>{escape(journal.title)}</h1>{oa}<p>{link(self.hop_path(index), 'Journal metrics')}</p>"
+            f"<h1>{escape(journal.title)}</h1>{oa}<p>{link(self.metrics_href(index), 'Journal metrics')}</p>"
             f"<p class='ids'>{issn_pair(v, ' / ')}</p>"
         )
         return self.frame(journal.title, body, self.featured(index))

@@ -36,7 +36,7 @@ from urllib.parse import parse_qs
 from journals.sandbox.markup import link
 from journals.sandbox.relation import FIELDS, Journal, make_issn
 from journals.sandbox.sources import LETTERS, Site, slugify
-from journals.sandbox.templates import Rendered, SpringerTemplates, issn_pair
+from journals.sandbox.templates import Rendered, SpringerTemplates
 from journals.sandbox.web import WebResponse
 
 MADE_UP_BASE = 10_000_000
@@ -132,10 +132,6 @@ class TrapTemplates(SpringerTemplates):
         """``journal/<slug>`` for real and made-up journals alike."""
         return f"{self.root}journal/{slugify(self.title_of(index))}"
 
-    def metrics_href(self, index: int) -> str:
-        """Where the journal page's "Journal metrics" link goes."""
-        return self.journal_path(index) + "/metrics"
-
     def index_of(self, slug: str) -> int | None:
         """The journal a slug names: a real one, or a made-up one whose title gives back the slug."""
         if slug in self.site.by_slug:
@@ -174,28 +170,17 @@ class TrapTemplates(SpringerTemplates):
         )
         return self.frame(f"Journals starting with {heading}", main)
 
-    def listing(self, letter: str, page_no: int) -> Rendered:
-        """A letter's real listing page."""
+    def listing(self, letter: str, page_no: int, extra: str = "") -> Rendered:
+        """A letter's real listing page, ``extra`` above its entries (a sub-letter bar, a calendar)."""
         pages = self.pages_of(letter)
         if not 1 <= page_no <= len(pages):
             return None
         entries = "".join(self.entry(i) for i in pages[page_no - 1]) + self.extra_entries(letter, page_no)
-        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)))
+        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)), extra)
 
     def extra_entries(self, letter: str, page_no: int) -> str:
         """Cards a trap adds after a real listing page's entries."""
         return ""
-
-    def journal_home(self, index: int) -> str:
-        """Title, access, the metrics link and the ISSNs, as Springer's journal page."""
-        journal, values = self.values(index)
-        access = {True: "Open access", False: "Subscription"}.get(values.get("open_access"))  # type: ignore[arg-type]
-        oa = f"<p class='oa'>Access: <b>{access}</b></p>" if access else ""
-        body = (
-            f"<h1>{escape(journal.title)}</h1>{oa}<p>{link(self.metrics_href(index), 'Journal metrics')}</p>"
-            f"<p class='ids'>{issn_pair(values, ' / ')}</p>"
-        )
-        return self.frame(journal.title, body, self.featured(index))
 
     def route_journal(self, rest: str) -> Rendered:
         """``journal/<slug>`` and ``journal/<slug>/metrics``, real or made up."""
@@ -420,13 +405,9 @@ class CalendarTemplates(TrapTemplates):
         letter = match[1].upper() if match[1] != "0-9" else "0-9"
         return self.listing(letter, 1, (int(parsed[1]), int(parsed[2])))
 
-    def listing(self, letter: str, page_no: int, month: tuple[int, int] = CALENDAR_START) -> Rendered:
+    def listing(self, letter: str, page_no: int, month: tuple[int, int] = CALENDAR_START) -> Rendered:  # type: ignore[override]
         """The real listing page with the calendar of ``month`` (year, month)."""
-        pages = self.pages_of(letter)
-        if not 1 <= page_no <= len(pages):
-            return None
-        entries = "".join(self.entry(i) for i in pages[page_no - 1])
-        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)), self.calendar(month))
+        return super().listing(letter, page_no, extra=self.calendar(month))
 
     def calendar(self, month: tuple[int, int]) -> str:
         """The events of ``month`` and links to the months before and after, relative like real widgets'."""
@@ -462,9 +443,7 @@ class NestedLettersTemplates(TrapTemplates):
 
     def letter_path(self, letter: str, page_no: int = 1) -> str:
         """Letters at ``journals/<l>/``: the trailing slash that makes relative sub-letter links nest."""
-        return f"{self.root}journals/{letter_code(letter) if letter != '0-9' else letter}/" + (
-            f"?page={page_no}" if page_no > 1 else ""
-        )
+        return f"{self.root}journals/{letter.lower()}/" + (f"?page={page_no}" if page_no > 1 else "")
 
     def route(self, path: str, query: str) -> Rendered:
         """Letters and the trap letter's sub-letter pages at any depth."""
@@ -483,14 +462,9 @@ class NestedLettersTemplates(TrapTemplates):
         entries = self.made_up_entries([f"{code}-{prefix}-{k}" for k in range(1, MADE_UP_PER_PAGE + 1)])
         return self.listing_page(letter + prefix, entries, extra=self.sub_letters(letter))
 
-    def listing(self, letter: str, page_no: int) -> Rendered:
+    def listing(self, letter: str, page_no: int, extra: str = "") -> Rendered:
         """The trap letter's page shows its sub-letter bar above its real journals."""
-        pages = self.pages_of(letter)
-        if not 1 <= page_no <= len(pages):
-            return None
-        entries = "".join(self.entry(i) for i in pages[page_no - 1])
-        extra = self.sub_letters(letter) if letter == self.trap_letter else ""
-        return self.listing_page(letter, entries, self.pagination(letter, page_no, len(pages)), extra)
+        return super().listing(letter, page_no, self.sub_letters(letter) if letter == self.trap_letter else extra)
 
     def sub_letters(self, letter: str) -> str:
         """The sub-letter bar: ``Aa``, ``Ab`` linking ``a/``, ``b/`` relative to the page."""

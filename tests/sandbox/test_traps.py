@@ -6,30 +6,11 @@ from __future__ import annotations
 from itertools import pairwise
 from urllib.parse import urljoin, urlsplit
 
-import pytest
 from lxml import html as lxml_html
 
 from journals.sandbox.traps import JOURNALS_PER_SITE, TRAP_KINDS, TrapsWeb, traps_truth
 from journals.sandbox.trapsites import JSESSIONID, made_up_ident, made_up_title
-from journals.sandbox.web import WebResponse
-
-BASE = "http://127.0.0.1:1"
-OUTSIDE = "http://127.0.0.1:2"
-
-
-@pytest.fixture(scope="module")
-def web() -> TrapsWeb:
-    return TrapsWeb(OUTSIDE, seed=1)
-
-
-@pytest.fixture(scope="module")
-def truth(web: TrapsWeb) -> dict:
-    return traps_truth(web, BASE)
-
-
-def get(web: TrapsWeb, url: str, host: str = "127.0.0.1:1") -> WebResponse:
-    parts = urlsplit(url)
-    return web.respond(parts.path, parts.query, host)
+from tests.sandbox.conftest import BASE, OUTSIDE, get
 
 
 def on_site_links(web: TrapsWeb, url: str) -> set[str]:

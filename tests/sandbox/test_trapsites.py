@@ -6,31 +6,12 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin, urlsplit
 
-import pytest
 from lxml import html as lxml_html
 
 from journals.entries import find_journal_list
 from journals.navigation import PageLinks, page_links
-from journals.sandbox.traps import TrapsWeb, traps_truth
-from journals.sandbox.web import WebResponse
-
-BASE = "http://127.0.0.1:1"
-OUTSIDE = "http://127.0.0.1:2"
-
-
-@pytest.fixture(scope="module")
-def web() -> TrapsWeb:
-    return TrapsWeb(OUTSIDE, seed=1)
-
-
-@pytest.fixture(scope="module")
-def truth(web: TrapsWeb) -> dict:
-    return traps_truth(web, BASE)
-
-
-def get(web: TrapsWeb, url: str, host: str = "127.0.0.1:1") -> WebResponse:
-    parts = urlsplit(url)
-    return web.respond(parts.path, parts.query, host)
+from journals.sandbox.traps import TrapsWeb
+from tests.sandbox.conftest import BASE, OUTSIDE, get
 
 
 def text(web: TrapsWeb, url: str) -> str:
