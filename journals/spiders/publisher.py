@@ -66,7 +66,7 @@ def _read_index(  # noqa: PLR0917 - one call site, in the page-analysis thread
     """An index page read and its journal list found (``memory`` is read and updated), and whether its charset was
     corrected."""
     (text, corrected), links = _read_page(body, content_type, url, max_anchors)
-    group = find_journal_list(links.content, memory, letter, max_anchors=max_anchors)
+    group = find_journal_list(links.content, memory, letter)
     return IndexPage(text, links, group), corrected
 
 
