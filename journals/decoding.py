@@ -104,13 +104,13 @@ def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]
 def declared_encoding(body: bytes, content_type: str | None = None) -> str | None:
     """The codec name the page declares (its ``Content-Type`` header, else its ``<meta>``), None when it declares
     none or an unknown one: what Scrapy's ``TextResponse`` would decode with, found without decoding the page."""
-    declared = http_content_type_encoding(content_type or "") or html_body_declared_encoding(body)
-    if not declared:
-        return None
-    try:
-        return codecs.lookup(resolve_encoding(declared) or declared).name
-    except LookupError:
-        return None
+    return next(filter(None, _declared_encodings(body, content_type)), None)
+
+
+def _declared_encodings(body: bytes, content_type: str | None) -> tuple[str | None, str | None]:
+    """The codec names the ``Content-Type`` header and the page's ``<meta>`` declare, in that order (w3lib resolves
+    each label to Python's codec name; None for none or an unknown one)."""
+    return http_content_type_encoding(content_type or ""), html_body_declared_encoding(body)
 
 
 def _decode(body: bytes, content_type: str | None) -> tuple[str, str]:
@@ -120,8 +120,7 @@ def _decode(body: bytes, content_type: str | None) -> tuple[str, str]:
     utf16 = utf16_without_bom(body[:SNIFF_BYTES])
     if utf16:
         return body.decode(utf16, errors="replace"), utf16
-    declared = [http_content_type_encoding(content_type or ""), html_body_declared_encoding(body)]
-    for encoding in (*declared, *FALLBACK_ENCODINGS):
+    for encoding in (*_declared_encodings(body, content_type), *FALLBACK_ENCODINGS):
         text = _strict(body, encoding)
         if text is not None:
             return text, codecs.lookup(resolve_encoding(encoding) or encoding).name

@@ -14,7 +14,6 @@ Pure code over :class:`journals.navigation.Anchor` lists: no Scrapy, no parsing.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -76,8 +75,6 @@ LETTER_FACTORS = ((0.8, 3.0), (0.5, 1.0), (0.0, 0.3))
 LEADING_ARTICLES = re.compile(r"^(?:the|a|an|la|le|les|el|der|die|das)\s+", re.IGNORECASE)
 REPEATS_FOR_CHROME = 2
 """A group with the same links on this many earlier listing pages of a site is site chrome."""
-MAX_ENTRY_ANCHORS = 50_000
-"""Anchors scored per page, the first in document order (:func:`journals.navigation.page_links` reads as many)."""
 
 
 class EntryAnchor(Protocol):
@@ -176,33 +173,25 @@ class EntryGroup:
     anchors: list[EntryAnchor]
     score: float
     confident: bool
-    truncated_anchors: int = 0
-    """Anchors of the page past ``max_anchors`` that were not scored (see :func:`find_journal_list`)."""
 
 
 def find_journal_list(
-    anchors: Sequence[EntryAnchor],
-    memory: ListingMemory | None = None,
-    letter: str | None = None,
-    max_anchors: int = MAX_ENTRY_ANCHORS,
+    anchors: Sequence[EntryAnchor], memory: ListingMemory | None = None, letter: str | None = None
 ) -> EntryGroup | None:
     """The page's journal list (one anchor per URL, in page order), or None when it has none.
 
     ``memory``, a site's :class:`ListingMemory`, is read and then updated with this page's groups. ``letter``
     is the A–Z index letter (or ``0-9``) the page lists: a group whose titles mostly start with it is the list.
-    Only the first ``max_anchors`` anchors are looked at; the list found says how many were left
-    (:attr:`EntryGroup.truncated_anchors`). Time is linear in the anchors: each is scored and generalised once.
+    Time is linear in the anchors: each is scored and generalised once. A wide page's anchors are capped where
+    they are read (:func:`journals.navigation.page_links`, ``MAX_ANCHORS_PER_PAGE``), not again here.
     """
-    truncated = max(0, len(anchors) - max_anchors)
-    groups = {key: _unique(members) for key, members in _candidate_groups(anchors[:max_anchors]).items()}
+    groups = {key: _unique(members) for key, members in _candidate_groups(anchors).items()}
     best = _best_group(groups, memory, letter)
     if memory is not None:
         for members in groups.values():
             memory.seen_groups[links_key(a.url for a in members)] += 1
         if best is not None and best.confident:
             memory.list_shapes[best.key] += 1
-    if best is not None and truncated:
-        best = dataclasses.replace(best, truncated_anchors=truncated)
     return best
 
 

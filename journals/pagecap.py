@@ -13,6 +13,7 @@ cut comes at most that much earlier, and the count of tags left out is an estima
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -48,11 +49,7 @@ def page_prefix(page: str | bytes, tag: re.Pattern[str], limit: int) -> PagePref
     return PagePrefix(page[:cut], count - limit)
 
 
-_BYTES_PATTERNS: dict[re.Pattern[str], re.Pattern[bytes]] = {}
-
-
+@functools.cache
 def _bytes_pattern(pattern: re.Pattern[str]) -> re.Pattern[bytes]:
-    found = _BYTES_PATTERNS.get(pattern)
-    if found is None:
-        found = _BYTES_PATTERNS[pattern] = re.compile(pattern.pattern.encode("ascii"), pattern.flags & ~re.UNICODE)
-    return found
+    """``pattern`` compiled for ``bytes`` (an ASCII expression)."""
+    return re.compile(pattern.pattern.encode("ascii"), pattern.flags & ~re.UNICODE)

@@ -169,14 +169,17 @@ def test_a_journals_own_slug_may_hold_menu_words_a_directory_may_not() -> None:
 
 
 def test_anchors_past_the_cap_are_not_scored_and_are_counted() -> None:
+    """The cap is applied where the page is read (``page_links``); the list is found among the anchors read."""
     items = "".join(f'<li><a href="/journal/j{n}">Journal of Things {n}</a></li>' for n in range(30))
-    content = page_links(f'<html><body><ul class="az-list">{items}</ul></body></html>', SITE).content
-    found = find_journal_list(content, max_anchors=10)
+    page = f'<html><body><ul class="az-list">{items}</ul></body></html>'
+    capped = page_links(page, SITE, max_anchors=10)
+    found = find_journal_list(capped.content)
     assert found is not None
     assert [a.url for a in found.anchors] == [f"http://pub.example/journal/j{n}" for n in range(10)]
-    assert found.truncated_anchors == 20
-    whole = find_journal_list(content)
-    assert whole is not None and len(whole.anchors) == 30 and whole.truncated_anchors == 0
+    assert capped.truncated_anchors == 20
+    links = page_links(page, SITE)
+    whole = find_journal_list(links.content)
+    assert whole is not None and len(whole.anchors) == 30 and links.truncated_anchors == 0
 
 
 def test_memory_keeps_a_key_per_group_not_its_links() -> None:

@@ -66,7 +66,7 @@ def read_page(
     text, encoding = decode_html(body, content_type)
     declared = declared_encoding(body, content_type)
     links = page_links(text, url, max_anchors)
-    group = find_journal_list(links.content, memory, letter, max_anchors=max_anchors) if memory is not None else None
+    group = find_journal_list(links.content, memory, letter) if memory is not None else None
     return ReadPage(text, links, declared is not None and declared != encoding, group)
 
 
