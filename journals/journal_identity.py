@@ -25,33 +25,30 @@ Pure code: the keys are digests, so that any title or URL (megabytes, NUL bytes)
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from journals.extraction.values import issn_check_ok
+from journals.extraction.values import clean, parse_issn
 
-_ISSN = re.compile(r"(\d{4})-?(\d{3}[\dXx])", re.ASCII)
 KEY_HEX_DIGITS = 32
 """A key is the first 128 bits of a SHA-256, in hex: collisions need about 2**64 keys, and the index stays small."""
 
 
 def title_key(title: str | None) -> str | None:
-    """``title`` as compared: NFKC, case folded, white space collapsed; None when nothing is left."""
+    """``title`` as compared: :func:`~journals.extraction.values.clean` (NFKC, white space collapsed), case folded;
+    None when nothing is left."""
     if not isinstance(title, str):
         return None
-    key = " ".join(unicodedata.normalize("NFKC", title).casefold().split())
-    return key or None
+    return clean(title).casefold() or None
 
 
 def issn_form(issn: str | None) -> str | None:
-    """A valid ISSN as ``NNNN-NNNC`` (``15384357`` and a lower-case ``x`` accepted); None when invalid."""
-    if not isinstance(issn, str) or (match := _ISSN.fullmatch(issn.strip())) is None:
+    """A valid ISSN as ``NNNN-NNNC`` (``15384357`` and a lower-case ``x`` accepted), read as the extraction reads
+    one (:func:`~journals.extraction.values.parse_issn`); None when invalid."""
+    if not isinstance(issn, str) or (parsed := parse_issn(issn)) is None or parsed.value is None:
         return None
-    check = match[2].upper()
-    return f"{match[1]}-{check}" if issn_check_ok(match[1] + check) else None
+    return str(parsed.value)
 
 
 def identity_keys(source: str, title: str | None, issns: Iterable[str | None]) -> tuple[str, ...]:

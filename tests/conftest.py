@@ -1,4 +1,5 @@
-"""Shared fixtures: a sandbox publisher web served over real HTTP, and running ``scrapy`` as a user would."""
+"""Shared fixtures: a sandbox publisher web served over real HTTP, running ``scrapy`` as a user would, and a fresh
+SQLite database with the schema."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ from typing import Any
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+from sqlalchemy import Engine
 
 from journals.sandbox.relation import make_issn
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
+from journals.store import create_schema, engine_from_url
 
 # The suite replays the same generated examples on every run, so CI is deterministic; `make fuzz` explores anew.
 hypothesis_settings.register_profile("suite", derandomize=True)
@@ -61,6 +64,21 @@ def sandbox() -> Iterator[RunningSandbox]:
     yield running
     running.server.shutdown()
     running.server.server_close()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """Where the test's SQLite database lives: in a directory not made yet, which :func:`engine_from_url` creates."""
+    return tmp_path / "db" / "journals.db"
+
+
+@pytest.fixture
+def engine(db_path: Path) -> Iterator[Engine]:
+    """An engine on a fresh SQLite file (:func:`db_path`) with the schema, disposed after the test."""
+    engine = engine_from_url(f"sqlite:///{db_path}")
+    create_schema(engine)
+    yield engine
+    engine.dispose()
 
 
 def run_scrapy(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:

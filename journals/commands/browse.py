@@ -87,7 +87,7 @@ class Command(ScrapyCommand):
             engine.dispose()
             return
         parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
+        if parsed.get_backend_name() == "sqlite":  # a file: engine_from_url refuses an in-memory database
             database = Path(parsed.database)
         else:
             database = Path(opts.snapshot).resolve()

@@ -46,10 +46,40 @@ POSTGRESQL_CONNECT_TIMEOUT_SECS = 10
 PORT = SettingRule("integer", minimum=1, maximum=65535)
 """A TCP port; drivers differ on 0 (psycopg connects to 5432) and on 99999 (a traceback or a message)."""
 
-BOOLEAN = "boolean"
-"""A query parameter SQLAlchemy reads with its ``asbool`` (``true``/``false``, ``yes``/``no``, ``on``/``off``, 1/0)."""
 
-QUERY_PARAMETER_RULES: dict[str, dict[str, SettingRule | str]] = {
+class _Boolean:
+    """A query parameter SQLAlchemy reads with its ``asbool`` (``true``/``false``, ``yes``/``no``, ``on``/``off``, 1/0):
+    not :class:`SettingRule`'s boolean, which reads as Scrapy's ``getbool`` does."""
+
+    def describe(self) -> str:
+        """What the value must be, in words."""
+        return "a boolean (true or false)"
+
+    def accepts(self, value: str) -> bool:
+        """Whether ``asbool`` reads ``value``."""
+        try:
+            asbool(value)
+        except ValueError:
+            return False
+        return True
+
+
+class _Ports:
+    """libpq's ``port``: one :data:`PORT` per host of a multi-host URL, comma-separated, empty for the default."""
+
+    def describe(self) -> str:
+        """What the value must be, in words."""
+        return PORT.describe()
+
+    def accepts(self, value: str) -> bool:
+        """Whether every port listed is a port or empty."""
+        return all(port == "" or PORT.accepts(port) for port in value.split(","))
+
+
+BOOLEAN = _Boolean()
+QueryParameterRule = SettingRule | _Boolean | _Ports
+
+QUERY_PARAMETER_RULES: dict[str, dict[str, QueryParameterRule]] = {
     "sqlite": {
         "timeout": SettingRule("number", minimum=0),
         "detect_types": SettingRule("integer", minimum=0),
@@ -59,7 +89,7 @@ QUERY_PARAMETER_RULES: dict[str, dict[str, SettingRule | str]] = {
     },
     "postgresql": {
         "connect_timeout": SettingRule("integer", minimum=0),
-        "port": PORT,
+        "port": _Ports(),
         "keepalives": SettingRule("integer", minimum=0),
         "keepalives_idle": SettingRule("integer", minimum=0),
         "keepalives_interval": SettingRule("integer", minimum=0),
@@ -69,7 +99,7 @@ QUERY_PARAMETER_RULES: dict[str, dict[str, SettingRule | str]] = {
 }
 """Typed query parameters of ``DATABASE_URL`` by backend: those SQLAlchemy's pysqlite dialect coerces (a bad one is
 a ``ValueError`` traceback inside ``create_engine``) and libpq's numeric connection options (refused by each
-PostgreSQL driver in its own words). ``port`` may list several ports, comma-separated, one per host."""
+PostgreSQL driver in its own words)."""
 
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
 """The password of a URL that SQLAlchemy cannot parse (so cannot hide it either)."""
@@ -144,8 +174,8 @@ def url_problem(url: URL) -> str | None:
         if values is None:
             continue
         for value in (values,) if isinstance(values, str) else values:
-            if not _parameter_accepts(name, rule, value):
-                return f"query parameter {name} must be {_describe(rule)}, got {value!r}"
+            if not rule.accepts(value):
+                return f"query parameter {name} must be {rule.describe()}, got {value!r}"
     return None
 
 
@@ -159,22 +189,6 @@ def _in_memory(url: URL) -> bool:
         or "mode=memory" in database
         or "memory" in ((modes,) if isinstance(modes, str) else modes)
     )
-
-
-def _describe(rule: SettingRule | str) -> str:
-    return rule.describe() if isinstance(rule, SettingRule) else "a boolean (true or false)"
-
-
-def _parameter_accepts(name: str, rule: SettingRule | str, value: str) -> bool:
-    if not isinstance(rule, SettingRule):  # BOOLEAN
-        try:
-            asbool(value)
-        except ValueError:
-            return False
-        return True
-    if name == "port":  # libpq's multi-host form: one port per host, empty for the default
-        return all(port == "" or rule.accepts(port) for port in value.split(","))
-    return rule.accepts(value)
 
 
 def _hide_password(url: str) -> str:

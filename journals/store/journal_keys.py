@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import TypeVar
 
-from sqlalchemy import Engine, ForeignKey, Index, Integer, String, Text, and_, delete, func, select
+from sqlalchemy import Engine, ForeignKey, Index, Integer, String, Text, and_, delete, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -123,7 +123,8 @@ def backfill_journal_keys(engine: Engine) -> int:
     twice before stay two rows (nothing is merged or deleted): later items of either URL update the oldest.
     """
     with engine.begin() as conn:
-        if conn.execute(select(func.count()).select_from(JournalKey)).scalar_one():
+        # One row is enough to know (a count would read every key of a big database on every crawl's start).
+        if conn.execute(select(JournalKey.id).limit(1)).first() is not None:
             return 0
         rows = conn.execute(
             select(Journal.id, Journal.source_id, Journal.url, Journal.title, AttributeValue.value)

@@ -6,7 +6,7 @@ import dataclasses
 import json
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -61,27 +61,27 @@ def write_journals(engine: Engine, items: Sequence[JournalItem], crawled_at: dat
         return WriteResult(journals=0, attribute_rows=0)
     when = crawled_at or utcnow()
     with engine.begin() as conn:
-        stored, duplicates = _one_row_per_journal(conn, items)
+        ids_by_source = source_ids(conn, (item.source for item in items))
+        stored, duplicates = _one_row_per_journal(conn, ids_by_source, items)
         by_key = {(item.source, item.url): item for item in stored}
         unchanged = [item for item in by_key.values() if item.unchanged]
         latest = [item for item in by_key.values() if not item.unchanged]
         if unchanged:
-            _reconfirm(conn, unchanged, when)
+            _reconfirm(conn, ids_by_source, unchanged, when)
         if not latest:
             return WriteResult(journals=0, attribute_rows=0, duplicates=duplicates)
-        journal_ids = _upsert_journals(conn, latest, when)
+        journal_ids = _upsert_journals(conn, ids_by_source, latest, when)
         rows = [row for item in latest for row in attribute_rows(item, journal_ids[item.source, item.url], when)]
         _upsert_attribute_values(conn, storable(conn, rows))
-        _upsert_pages(conn, latest, when)
+        _upsert_pages(conn, ids_by_source, latest, when)
     return WriteResult(journals=len(latest), attribute_rows=len(rows), duplicates=duplicates)
 
 
 def _one_row_per_journal(
-    conn: Connection, items: Sequence[JournalItem]
+    conn: Connection, ids_by_source: Mapping[str, int], items: Sequence[JournalItem]
 ) -> tuple[list[JournalItem], tuple[Duplicate, ...]]:
     """The items, each with the URL of the journal row it belongs to (a copy when that is not its own URL), and
     the duplicates among them. The items given are left as they are: feeds export the URL found."""
-    ids_by_source = source_ids(conn, (item.source for item in items))
     urls = resolve_urls(conn, ids_by_source, [_keyed(item) for item in items]).urls
     pairs = list(zip(items, urls, strict=True))
     stored = [item if url == item.url else dataclasses.replace(item, url=url) for item, url in pairs]
@@ -95,9 +95,10 @@ def _keyed(item: JournalItem) -> KeyedRecord:
     return KeyedRecord(item.source, item.url, identity)
 
 
-def _upsert_journals(conn: Connection, items: list[JournalItem], when: datetime) -> dict[tuple[str, str], int]:
+def _upsert_journals(
+    conn: Connection, ids_by_source: Mapping[str, int], items: list[JournalItem], when: datetime
+) -> dict[tuple[str, str], int]:
     """Insert or update one row per item; return the id of each by (source name, url)."""
-    ids_by_source = source_ids(conn, (item.source for item in items))
     names_by_id = {source_id: name for name, source_id in ids_by_source.items()}
     insert = dialect_insert(conn)
     stmt = insert(Journal)
@@ -117,19 +118,19 @@ def _upsert_journals(conn: Connection, items: list[JournalItem], when: datetime)
     return {(names_by_id[source_id], url): journal_id for journal_id, source_id, url in rows}
 
 
-def _reconfirm(conn: Connection, items: list[JournalItem], when: datetime) -> None:
+def _reconfirm(conn: Connection, ids_by_source: Mapping[str, int], items: list[JournalItem], when: datetime) -> None:
     """Mark the stored rows of journals a re-crawl found unchanged as confirmed at ``when``."""
-    ids_by_source = source_ids(conn, (item.source for item in items))
     for source, source_id in ids_by_source.items():
         urls = [item.url for item in items if item.source == source]
+        if not urls:  # a source of the batch with no unchanged item
+            continue
         journal_ids = select(Journal.id).where(Journal.source_id == source_id, Journal.url.in_(urls))
         conn.execute(update(AttributeValue).where(AttributeValue.journal_id.in_(journal_ids)).values(crawled_at=when))
         conn.execute(update(Journal).where(Journal.id.in_(journal_ids)).values(crawled_at=when))
 
 
-def _upsert_pages(conn: Connection, items: list[JournalItem], when: datetime) -> None:
+def _upsert_pages(conn: Connection, ids_by_source: Mapping[str, int], items: list[JournalItem], when: datetime) -> None:
     """Insert or update the pages the items were read from, keyed by URL (a listing page serves many items)."""
-    ids_by_source = source_ids(conn, (item.source for item in items))
     rows = {
         page["url"]: {
             "url": page["url"],

@@ -91,6 +91,15 @@ def project_settings(**overrides: object) -> Settings:
     return settings
 
 
+def integrate(url: str, *argv: str) -> None:
+    """Run ``scrapy integrate ARGV`` in this process on the database at ``url``."""
+    command = Command()
+    command.settings = project_settings(DATABASE_URL=url)
+    parser = argparse.ArgumentParser()
+    command.add_options(parser)
+    command.run([], parser.parse_args(argv))
+
+
 ROWS = [
     dict.fromkeys(EXPORT_FIELDS)
     | {"title": FORMULA, "issn": "0140-6736", "impact_factor": -1.5, "editor_in_chief": "@SUM(A1)", "sources": "x"},
@@ -136,12 +145,8 @@ def test_integrate_writes_a_crawled_formula_title_defused(tmp_path: Path, monkey
     create_schema(engine)
     write_journals(engine, [JournalItem(source="hostile", url="http://127.0.0.1:9/j/1", title=FORMULA)])
     engine.dispose()
-    command = Command()
-    command.settings = project_settings(DATABASE_URL=url)
-    parser = argparse.ArgumentParser()
-    command.add_options(parser)
     for name in ("integrated.csv", "integrated.jsonl"):
-        command.run([], parser.parse_args(["-O", str(tmp_path / name)]))
+        integrate(url, "-O", str(tmp_path / name))
     assert next(csv.DictReader((tmp_path / "integrated.csv").open(encoding="utf-8")))["title"] == "'" + FORMULA
     assert json.loads((tmp_path / "integrated.jsonl").read_text(encoding="utf-8"))["title"] == FORMULA
 
@@ -162,11 +167,7 @@ def test_integrating_a_database_with_no_journals_writes_an_empty_export(
     monkeypatch.delenv("DATABASE_URL", raising=False)
     url = f"sqlite:///{tmp_path / 'empty.db'}"
     create_schema(engine_from_url(url))
-    command = Command()
-    command.settings = project_settings(DATABASE_URL=url)
-    parser = argparse.ArgumentParser()
-    command.add_options(parser)
-    command.run([], parser.parse_args(["-O", str(tmp_path / "integrated.jsonl")]))
+    integrate(url, "-O", str(tmp_path / "integrated.jsonl"))
     assert (tmp_path / "integrated.jsonl").read_text(encoding="utf-8") == ""
     with sqlite3.connect(tmp_path / "empty.db") as conn:
         assert conn.execute("SELECT count(*) FROM integrated_journals").fetchone() == (0,)

@@ -30,15 +30,6 @@ LANCET_ONLINE = "1474-547X"
 BMJ = "0959-8138"
 
 
-@pytest.fixture
-def engine(tmp_path):
-    """A fresh SQLite file with the schema."""
-    engine = engine_from_url(f"sqlite:///{tmp_path / 'journals.db'}")
-    create_schema(engine)
-    yield engine
-    engine.dispose()
-
-
 def lancet(session="1", **changes):
     """The Lancet of source ``site`` as a link carrying session id ``session`` shows it."""
     fields = {

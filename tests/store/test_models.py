@@ -20,15 +20,6 @@ from journals.store import (
 from journals.store.models import SCHEMA_VERSION, ExtractionRule, Journal, Page, SchemaVersion, Source
 
 
-@pytest.fixture
-def engine(tmp_path):
-    """A fresh SQLite file with the schema."""
-    engine = engine_from_url(f"sqlite:///{tmp_path / 'db' / 'journals.db'}")
-    create_schema(engine)
-    yield engine
-    engine.dispose()
-
-
 def test_schema_has_every_table_and_a_version(engine):
     tables = set(inspect(engine).get_table_names())
     assert {

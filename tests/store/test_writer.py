@@ -16,21 +16,6 @@ from journals.store.models import AttributeValue, Journal, Source
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def db_path(tmp_path):
-    """Where the test database lives."""
-    return tmp_path / "journals.db"
-
-
-@pytest.fixture
-def engine(db_path):
-    """A fresh SQLite file with the schema."""
-    engine = engine_from_url(f"sqlite:///{db_path}")
-    create_schema(engine)
-    yield engine
-    engine.dispose()
-
-
 def lancet(**changes):
     """A journal item with core fields, extra attributes and provenance."""
     fields = {
