@@ -6,11 +6,22 @@ from __future__ import annotations
 from itertools import pairwise
 from urllib.parse import urljoin, urlsplit
 
+import pytest
 from lxml import html as lxml_html
 
 from journals.sandbox.traps import JOURNALS_PER_SITE, TRAP_KINDS, TrapsWeb, traps_truth
 from journals.sandbox.trapsites import JSESSIONID, made_up_ident, made_up_title
-from tests.sandbox.conftest import BASE, OUTSIDE, get
+from tests.sandbox.trapworld import BASE, OUTSIDE, get
+
+
+@pytest.fixture(scope="module")
+def web() -> TrapsWeb:
+    return TrapsWeb(OUTSIDE, seed=1)
+
+
+@pytest.fixture(scope="module")
+def truth(web: TrapsWeb) -> dict:
+    return traps_truth(web, BASE)
 
 
 def on_site_links(web: TrapsWeb, url: str) -> set[str]:

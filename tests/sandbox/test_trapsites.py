@@ -6,12 +6,23 @@ from __future__ import annotations
 import re
 from urllib.parse import urljoin, urlsplit
 
+import pytest
 from lxml import html as lxml_html
 
 from journals.entries import find_journal_list
 from journals.navigation import PageLinks, page_links
-from journals.sandbox.traps import TrapsWeb
-from tests.sandbox.conftest import BASE, OUTSIDE, get
+from journals.sandbox.traps import TrapsWeb, traps_truth
+from tests.sandbox.trapworld import BASE, OUTSIDE, get
+
+
+@pytest.fixture(scope="module")
+def web() -> TrapsWeb:
+    return TrapsWeb(OUTSIDE, seed=1)
+
+
+@pytest.fixture(scope="module")
+def truth(web: TrapsWeb) -> dict:
+    return traps_truth(web, BASE)
 
 
 def text(web: TrapsWeb, url: str) -> str:
