@@ -58,7 +58,7 @@ lint: $(STAMP)
 FUZZ_EXAMPLES ?= 2000
 FUZZ_MAX_SIZE ?= 4000
 fuzz: $(STAMP)
-	$(PY) -m journals.fuzz --examples $(FUZZ_EXAMPLES) --max-size $(FUZZ_MAX_SIZE)
+	$(PY) -m lab.fuzz --examples $(FUZZ_EXAMPLES) --max-size $(FUZZ_MAX_SIZE)
 
 # Operations (docs/OPERATIONS.md): a local scrapyd on 127.0.0.1 with HTTP Basic auth, deploying to it, and the
 # scheduler of recurring crawls. All three need SCRAPYD_USERNAME and SCRAPYD_PASSWORD in the environment.
@@ -89,13 +89,13 @@ clean:
 
 # MDR data-record mining: record-level precision, recall and F1 on the labelled sets in ../shared/data/mdr.
 eval-mdr: $(STAMP)
-	$(PY) -m journals.mdr.evaluation
+	$(PY) -m lab.mdr.evaluation
 
 # The real saved pages of ../shared/data/real (JOURNALS_REAL_PAGES overrides), replayed under their original URLs by
 # a local proxy: per list page a real crawl's recall and precision, per journal page the attributes right, wrong and
 # missing. A measurement: exit status 0 whatever the figures. EVAL_REAL_ARGS: e.g. --json real.json --crawl-timeout 60
 eval-real: $(STAMP)
-	$(PY) -m journals.replay.evaluation $(EVAL_REAL_ARGS)
+	$(PY) -m lab.replay.evaluation $(EVAL_REAL_ARGS)
 
 # Every speed figure beside its reference, medians of BENCH_REPEATS runs; prints the table, writes bench.json.
 # BENCH_SCALE sets the journal counts of the scale figure (issue 7 asks for 10000,100000: about an hour).
@@ -103,7 +103,7 @@ BENCH_REPEATS ?= 3
 BENCH_SCALE ?= 10000,100000
 BENCH_ONLY ?= crawl,algorithms,store,integration,scale
 bench: $(STAMP)
-	$(PY) -m journals.benchmarks --repeats $(BENCH_REPEATS) --scale $(BENCH_SCALE) --only $(BENCH_ONLY)
+	$(PY) -m lab.benchmarks --repeats $(BENCH_REPEATS) --scale $(BENCH_SCALE) --only $(BENCH_ONLY)
 
 # Reliability (issue 8, docs/RELIABILITY.md): a hostile-sandbox crawl, kill -9 and JOBDIR resume at random moments,
 # a locked SQLite file, PostgreSQL stopped for 10 s, a full then read-only disk; prints faults injected, journals
@@ -112,4 +112,4 @@ bench: $(STAMP)
 RELIABILITY_REPORT ?= docs/RELIABILITY.md
 .PHONY: reliability
 reliability: $(STAMP)
-	$(PY) -m journals.reliability --markdown $(RELIABILITY_REPORT)
+	$(PY) -m lab.reliability --markdown $(RELIABILITY_REPORT)

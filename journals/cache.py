@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CACHE_COMPRESSION_LEVEL = 1
-"""zlib's fastest level: on a 14 MB wide listing (:func:`journals.reliability.wide.listing_page`), level 1 takes
+"""zlib's fastest level: on a 14 MB wide listing (:func:`lab.reliability.wide.listing_page`), level 1 takes
 0.08 s for 1.75 MB, level 6 (the default) 0.38 s for 1.45 MB."""
 PENDING_WRITES = 64
 """Pages at most waiting for the writer thread."""

@@ -7,10 +7,10 @@ from urllib.parse import urlsplit
 
 from conftest import read_items, run_scrapy
 
-from journals.crawlrun import stats_from_log
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
+from lab.crawlrun import stats_from_log
 
 SEED, JOURNALS, SITE = 4, 300, "elsevier"
 RECRAWL = ("-s", "HTTPCACHE_POLICY=scrapy.extensions.httpcache.RFC2616Policy")

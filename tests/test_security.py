@@ -14,7 +14,7 @@ import pytest
 from conftest import PROJECT_ROOT, SANDBOX_JOURNALS, SANDBOX_SEED, run_scrapy, serve_sandbox
 from scrapy.settings import Settings
 
-from journals.crawlrun import stats_from_log
+from lab.crawlrun import stats_from_log
 
 SECRET_ASSIGNMENT = re.compile(
     r"""(?i)(?:password|passwd|pwd|secret|token|api_?key|access_?key)\w*['"]?\s*[:=]\s*['"]([^'"\s]{4,})['"]"""

@@ -227,7 +227,7 @@ class PublisherSpider(scrapy.Spider):
 
         Everything made before the crawl starts (modules, settings, the vocabulary) lives as long as the process:
         ``gc.freeze()`` moves it out of the collector's sight, so a full collection during the crawl walks only the
-        crawl's own objects (on six 200,000-anchor listings, ``python -m journals.reliability.wide``: the reactor's
+        crawl's own objects (on six 200,000-anchor listings, ``python -m lab.reliability.wide``: the reactor's
         longest block 0.52 s without, 0.30–0.32 s with)."""
         gc.freeze()
         for url in self.seed_urls:

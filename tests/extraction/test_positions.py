@@ -7,12 +7,12 @@ from conftest import journal_own_value
 from lxml import etree
 
 from journals.extraction import LearnedRules, extract_journal, template_signature
-from journals.extraction.bench import sample_pages
 from journals.extraction.extract import extract_tree, parse_html
 from journals.extraction.positions import AUDIT_EVERY, MAX_CHECKED_CHILDREN, PositionalReader, compile_reader
 from journals.extraction.templates import LEARNING_PAGES
 from journals.extraction.xpaths import rule_parts
 from journals.items import FetchedPage
+from lab.extraction.bench import sample_pages
 
 ROWS = [("Print ISSN", "3372-1653"), ("Impact Factor", "4.117"), ("Editor-in-Chief", "Ada Li")]
 def _page(n: int, rows: list[tuple[str, str]]) -> FetchedPage:

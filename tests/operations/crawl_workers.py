@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from servers import PROJECT_ROOT
 from sqlalchemy import create_engine, text
 
-from journals.crawlrun import stats_from_log
+from lab.crawlrun import stats_from_log
 
 
 @dataclass

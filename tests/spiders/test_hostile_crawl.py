@@ -9,11 +9,11 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import read_items, run_scrapy
 
-from journals.crawlrun import stats_from_log
 from journals.sandbox.faults import PERMANENT, TRANSIENT, FaultPlan
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
+from lab.crawlrun import stats_from_log
 
 SEED, JOURNALS = 7, 400
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from journals.replay.evaluation import evaluate_list
 from journals.replay.pages import SavedPage, load_saved_pages
 from journals.replay.proxy import ReplayServer
+from lab.replay.evaluation import evaluate_list
 
 LISTS = {page.name: page for page in load_saved_pages() if page.kind == "list"}
 CRAWLED = ("mdpi-about-journals-table", "omics-open-access-journals-list", "longdom-journals-by-title")

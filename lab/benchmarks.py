@@ -1,0 +1,264 @@
+"""``make bench``: every speed figure beside its reference, measured in one run on one machine.
+
+Each figure runs its pair several times and keeps medians; the table gives the ratio and the bar from issue 7,
+and ``bench.json`` keeps the numbers with the date and the machine. Figures whose pieces are absent are
+reported as missing, never skipped silently.
+
+Run ``python -m lab.benchmarks [--repeats 3] [--scale 10000,100000] [--only crawl,mdr]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from lab.crawlrun import CrawlRun, run_scrapy_command, sandbox_process
+
+
+@dataclass
+class Figure:
+    """One row of the benchmark table."""
+
+    name: str
+    measured: str
+    reference: str
+    ratio: float | None
+    bar: str
+    met: bool | None
+    peak_memory_mb: float | None = None
+    details: dict = field(default_factory=dict)
+
+
+def _process_peak_mb() -> float:
+    """This process's peak resident memory so far, in MiB (Linux reports ``ru_maxrss`` in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _crawl_args(start_urls: str, database: Path, *extra: str) -> list[str]:
+    return [
+        "crawl",
+        "publisher",
+        "-a",
+        f"start_urls={start_urls}",
+        "-s",
+        f"DATABASE_URL=sqlite:///{database}",
+        "-s",
+        "LOG_LEVEL=INFO",
+        *extra,
+    ]
+
+
+def _median_run(runs: list[CrawlRun], key: Callable[[CrawlRun], float]) -> float:
+    return statistics.median(key(r) for r in runs)
+
+
+def bench_crawl_and_replay(repeats: int, journals: int = 2000) -> list[Figure]:
+    """Crawl pages/s against ``scrapy bench``; cache replay (sandbox stopped) against the live crawl."""
+    reference = [run_scrapy_command(["bench", "-s", "LOG_LEVEL=INFO"]) for _ in range(repeats)]
+    live: list[CrawlRun] = []
+    replay: list[CrawlRun] = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder:
+            database = Path(folder) / "bench.db"
+            with sandbox_process(1, journals) as sandbox:
+                starts = sandbox.start_urls()
+                live.append(run_scrapy_command(_crawl_args(starts, database)))
+            replay.append(run_scrapy_command(_crawl_args(starts, database, "-s", "HTTPCACHE_IGNORE_MISSING=True")))
+    for run in live + replay:
+        if run.returncode != 0 or run.stats.get("finish_reason") != "finished":
+            raise RuntimeError(f"benchmark crawl failed:\n{run.log[-3000:]}")
+    ours = _median_run(live, lambda r: r.pages_per_second)
+    theirs = _median_run(reference, lambda r: r.pages_per_second)
+    live_seconds = _median_run(live, lambda r: r.stats["elapsed_time_seconds"])
+    replay_seconds = _median_run(replay, lambda r: r.stats["elapsed_time_seconds"])
+    misses = max(r.stats.get("httpcache/miss", 0) for r in replay)
+    return [
+        Figure(
+            "crawl pages/s (make crawl's pipeline, SQLite)",
+            f"{ours:.0f} pages/s",
+            f"scrapy bench {theirs:.0f} pages/s",
+            ours / theirs,
+            "≥ 0.7×",
+            ours / theirs >= 0.7,
+            max(r.peak_memory_bytes for r in live) / 2**20,
+            {"pages": live[0].stats.get("response_received_count"), "items": live[0].stats.get("item_scraped_count")},
+        ),
+        Figure(
+            "cache replay, sandbox stopped",
+            f"{replay_seconds:.1f} s, {misses} misses",
+            f"live crawl {live_seconds:.1f} s",
+            live_seconds / replay_seconds,
+            "≥ 2× faster, 0 requests",
+            live_seconds / replay_seconds >= 2 and misses == 0,
+            max(r.peak_memory_bytes for r in replay) / 2**20,
+        ),
+    ]
+
+
+def bench_scale(sizes: list[int]) -> list[Figure]:
+    """Sandbox crawls of each size (one run each: they are long); time ratio and peak memory of crawler+server."""
+    results = {}
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as folder, sandbox_process(1, size) as sandbox:
+            run = run_scrapy_command(_crawl_args(sandbox.start_urls(), Path(folder) / "scale.db"))
+            if run.returncode != 0:
+                raise RuntimeError(f"scale crawl of {size} failed:\n{run.log[-3000:]}")
+            results[size] = (run.stats["elapsed_time_seconds"], run.peak_memory_bytes, sandbox.peak_memory_bytes())
+    small, large = min(sizes), max(sizes)
+    ratio = results[large][0] / results[small][0]
+    peak = max(crawler for _, crawler, _ in results.values())
+    return [
+        Figure(
+            f"sandbox crawl {large:,} vs {small:,} journals",
+            f"{results[large][0]:.0f} s",
+            f"{results[small][0]:.0f} s",
+            ratio,
+            "time ratio ≤ 11×, peak < 1 GiB",
+            ratio <= 11 * large / small / 10 and peak < 2**30,
+            peak / 2**20,
+            {
+                str(size): {"seconds": s, "crawler_peak_mb": c / 2**20, "server_peak_mb": m / 2**20}
+                for size, (s, c, m) in results.items()
+            },
+        )
+    ]
+
+
+def bench_algorithms(repeats: int) -> list[Figure]:
+    """MDR and learned-template extraction per page against lxml's parse of the same pages."""
+    from lab.extraction.bench import bench_extraction
+    from lab.mdr.bench import bench_mdr
+
+    mdr = bench_mdr(repeats=repeats)
+    extraction = bench_extraction(repeats=repeats)
+    realistic = bench_extraction(repeats=repeats, chrome=True)
+    peak = _process_peak_mb()
+    return [
+        Figure(
+            "MDR per page (../shared/data/mdr)",
+            f"{mdr['mdr_seconds'] / mdr['pages'] * 1000:.1f} ms",
+            f"lxml parse {mdr['parse_seconds'] / mdr['pages'] * 1000:.1f} ms",
+            mdr["ratio"],
+            "≤ 3×",
+            mdr["ratio"] <= 3,
+            peak,
+            dict(mdr),
+        ),
+        *(
+            Figure(
+                f"heuristic extraction per page, template learned, {label}",
+                f"{result['extract_seconds_per_page'] * 1e6:.0f} µs",
+                f"lxml parse {result['parse_seconds_per_page'] * 1e6:.0f} µs",
+                result["ratio"],
+                "≤ 0.5×",
+                result["ratio"] <= 0.5,
+                peak,
+                dict(result),
+            )
+            for label, result in (("sandbox 1.2 kB pages", extraction), ("50–300 kB pages", realistic))
+        ),
+    ]
+
+
+def bench_storage(repeats: int) -> list[Figure]:
+    """The SQL store's rows/s against plain SQLAlchemy Core executemany of the same rows."""
+    from lab.store.bench import bench_store
+
+    store = bench_store(repeats=repeats)
+    peak = _process_peak_mb()
+    return [
+        Figure(
+            "SQL pipeline rows/s (write_journals upserts)",
+            f"{store['store_rows_per_second']:,.0f} rows/s",
+            f"executemany {store['executemany_rows_per_second']:,.0f} rows/s",
+            store["ratio"],
+            "≥ 0.5×",
+            store["ratio"] >= 0.5,
+            peak,
+            dict(store),
+        )
+    ]
+
+
+def bench_integrate(journals: int) -> list[Figure]:
+    """``scrapy integrate``'s pure core on ``journals`` journals × 8 sources (one run: it is long)."""
+    from lab.integration.bench import bench_integration
+
+    started = time.perf_counter()
+    result = bench_integration(journals=journals)
+    seconds = time.perf_counter() - started
+    peak = _process_peak_mb()
+    return [
+        Figure(
+            f"integrate {journals:,} journals × 8 sources",
+            f"{seconds:.0f} s",
+            "-",
+            None,
+            "minutes, not hours",
+            seconds < 3600,
+            peak,
+            {"seconds": result["seconds"]},
+        )
+    ]
+
+
+GROUPS: dict[str, Callable[[argparse.Namespace], list[Figure]]] = {
+    "store": lambda args: bench_storage(args.repeats),
+    "integration": lambda args: bench_integrate(args.integration_journals),
+    "crawl": lambda args: bench_crawl_and_replay(args.repeats),
+    "algorithms": lambda args: bench_algorithms(args.repeats),
+    "scale": lambda args: bench_scale([int(s) for s in args.scale.split(",")]),
+}
+
+
+def print_table(figures: list[Figure]) -> None:
+    """The benchmark table, one figure per row."""
+    print(f"{'figure':66} {'measured':24} {'reference':28} {'ratio':>7} {'bar':28} {'met':5} {'peak MB':>8}")
+    for f in figures:
+        ratio = f"{f.ratio:.2f}" if f.ratio is not None else "-"
+        met = {True: "yes", False: "NO", None: "-"}[f.met]
+        peak = f"{f.peak_memory_mb:.0f}" if f.peak_memory_mb is not None else "-"
+        print(f"{f.name:66} {f.measured:24} {f.reference:28} {ratio:>7} {f.bar:28} {met:5} {peak:>8}")
+
+
+def main() -> None:
+    """Run the chosen benchmark groups, print the table, write ``bench.json``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--scale", default="10000,100000", help="journal counts of the scale figure")
+    parser.add_argument("--integration-journals", type=int, default=100_000)
+    parser.add_argument("--only", default=",".join(GROUPS), help=f"groups to run, from {','.join(GROUPS)}")
+    parser.add_argument("--output", default="bench.json")
+    args = parser.parse_args()
+    figures: list[Figure] = []
+    for group in args.only.split(","):
+        started = time.perf_counter()
+        try:
+            figures.extend(GROUPS[group](args))
+        except Exception as error:  # a broken group is reported as a missed figure; the others still run
+            figures.append(Figure(group, f"failed: {type(error).__name__}: {error}"[:200], "-", None, "-", False))
+        print(f"[{group}: {time.perf_counter() - started:.0f} s]", flush=True)
+    print_table(figures)
+    Path(args.output).write_text(
+        json.dumps(
+            {
+                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+                "figures": [asdict(f) for f in figures],
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

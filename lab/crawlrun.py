@@ -1,0 +1,139 @@
+"""Run the sandbox and a crawl as separate processes, as ``make crawl`` does, and read the crawl's stats.
+
+Used by the benchmarks (:mod:`lab.benchmarks`), which must time the real thing: a sandbox server process,
+a ``scrapy crawl`` process with every pipeline on, its stats as Scrapy dumps them.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+SANDBOX_SOURCES = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer", "scimago", "metricsdb")
+STATS_DUMP = re.compile(r"Dumping Scrapy stats:\n(\{.*?\})\n", re.DOTALL)
+
+
+@dataclass
+class SandboxProcess:
+    """A running ``scrapy sandbox`` process and its base URL."""
+
+    process: subprocess.Popen
+    base_url: str
+
+    def start_urls(self, sources: Sequence[str] = SANDBOX_SOURCES) -> str:
+        """The comma-separated start URLs of ``sources`` for ``-a start_urls=``."""
+        return ",".join(f"{self.base_url}/{source}/" for source in sources)
+
+    def peak_memory_bytes(self) -> int:
+        """The server's peak resident memory so far (Linux ``VmHWM``)."""
+        return peak_memory_of(self.process.pid)
+
+
+def peak_memory_of(pid: int) -> int:
+    """Peak resident set size of a live process, from ``/proc``; 0 where unavailable."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    match = re.search(r"VmHWM:\s+(\d+) kB", status)
+    return int(match[1]) * 1024 if match else 0
+
+
+@contextmanager
+def sandbox_process(seed: int = 1, journals: int = 2000, *extra: str) -> Iterator[SandboxProcess]:
+    """Start ``scrapy sandbox`` on a free port in its own process; stop it on exit."""
+    with tempfile.TemporaryDirectory() as folder:
+        url_file = Path(folder) / "url"
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "scrapy",
+                "sandbox",
+                "--port",
+                "0",
+                "--seed",
+                str(seed),
+                "--journals",
+                str(journals),
+                "--url-file",
+                str(url_file),
+                *extra,
+            ],
+            cwd=PROJECT_ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while not (url_file.exists() and url_file.read_text().strip()):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the sandbox did not start: {process.stderr.read().decode()[-2000:]}")
+                time.sleep(0.05)
+            yield SandboxProcess(process, url_file.read_text().strip())
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+@dataclass
+class CrawlRun:
+    """What one ``scrapy`` run printed: its exit code, its stats dump, its log, its wall time."""
+
+    returncode: int
+    stats: dict
+    log: str
+    wall_seconds: float
+    peak_memory_bytes: int
+
+    @property
+    def pages_per_second(self) -> float:
+        """Responses received per second of the crawl's own elapsed time."""
+        return self.stats.get("response_received_count", 0) / max(self.stats.get("elapsed_time_seconds", 1e-9), 1e-9)
+
+
+def run_scrapy_command(args: Sequence[str], env: dict[str, str] | None = None, timeout: float = 3600) -> CrawlRun:
+    """Run ``scrapy ARGS`` in the project, parsing the stats it dumps and sampling its peak memory."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scrapy", *args],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    peak = 0
+    while True:
+        try:
+            _, log = process.communicate(timeout=0.5)  # keeps draining stderr between memory samples
+            break
+        except subprocess.TimeoutExpired:
+            peak = max(peak, peak_memory_of(process.pid))
+            if time.perf_counter() - started > timeout:
+                process.kill()
+                raise
+    stats = stats_from_log(log)
+    peak = max(peak, stats.get("memusage/max", 0))
+    return CrawlRun(process.returncode, stats, log, time.perf_counter() - started, peak)
+
+
+def stats_from_log(log: str) -> dict:
+    """The stats a crawl dumped at the end of its log ({} when it dumped none).
+
+    Scrapy dumps them as a Python dict repr with datetimes; the literal values are kept, datetimes become None.
+    """
+    match = STATS_DUMP.search(log)
+    if match is None:
+        return {}
+    return ast.literal_eval(re.sub(r"datetime\.datetime\([^)]*\)", "None", match[1]))

@@ -1,0 +1,1 @@
+"""Speed of the extraction heuristics and template learning (``lab.benchmarks``)."""

@@ -1,0 +1,1 @@
+"""Speed of linkage, mapping and fusion on generated sources (``lab.benchmarks``)."""

@@ -1,0 +1,1 @@
+"""The real saved pages replayed under their original URLs and scored (``make eval-real``)."""
