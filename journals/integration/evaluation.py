@@ -1,34 +1,28 @@
 """Scoring an integration against the sandbox's truth: linkage, mappings and fused values vs a majority vote.
 
-Run ``python -m journals.integration.evaluation [--seed 1 --journals 2000 | --truth truth.json]``: it
-simulates a perfect extraction from :func:`journals.sandbox.truth.world_truth` for the labelled sites,
-generates candidate rules from the rendered pages of the label-less one (``metricsdb``), integrates and
-prints the figures. ``scrapy integrate --truth truth.json`` scores a real crawl the same way.
+``scrapy integrate --truth truth.json`` scores a crawl's integration with it; the lab's simulation
+(``python -m lab.integration.simulation``) scores the integration of a perfect extraction the same way.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from rapidfuzz.utils import default_process
 
-from journals.integration.candidates import CachedJournalPage, candidate_attributes, normalise_label
+from journals.integration.candidates import normalise_label
 from journals.integration.fusion import majority_vote
-from journals.integration.integrator import Integrated, integrate
+from journals.integration.integrator import Integrated
 from journals.integration.linkage import linked_pairs
-from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord
+from journals.integration.model import Observation, PhysicalAttribute, record_key
 from journals.integration.values import decimals_of
 from journals.vocabulary import load_attributes
 
 LABEL_LESS = ("metricsdb",)
+"""Sites that publish no labels: their attributes are candidate rules, scored by the values they hold."""
 EVALUATED = ("issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip", "editor_in_chief")
-_SHOWN_DECIMALS = {"citescore": 1}
 
 
 def label_vocabulary() -> dict[str, str]:
@@ -38,53 +32,6 @@ def label_vocabulary() -> dict[str, str]:
         for label in (*attribute.labels, attribute.name.replace("_", " ")):
             labels.setdefault(normalise_label(label), attribute.name)
     return labels
-
-
-def record_key(source: str, url: str) -> str:
-    """The key of one source's record of a journal."""
-    return f"{source}|{url}"
-
-
-def simulated_inputs(truth: Mapping[str, Any], web: Any = None) -> tuple[list[SourceRecord], list[PhysicalAttribute]]:
-    """Records and physical attributes as a perfect extraction of every labelled site would give them.
-
-    With ``web`` (the :class:`~journals.sandbox.web.SandboxWeb` of ``truth``), the label-less sites' pages are
-    rendered and their candidate rules generated; without it they contribute records only.
-    """
-    records: list[SourceRecord] = []
-    attributes: list[PhysicalAttribute] = []
-    numeric = {a.name for a in load_attributes() if a.type == "number"}
-    for site, data in truth["sites"].items():
-        columns: dict[str, dict[str, Observation]] = defaultdict(dict)
-        pages: list[CachedJournalPage] = []
-        titles: dict[str, str] = {}
-        for journal in data["journals"]:
-            values = journal["values"]
-            key = record_key(site, journal["url"])
-            issns = frozenset(v for v in (values.get("issn"), values.get("eissn")) if v)
-            records.append(SourceRecord(key=key, source=site, title=values["title"], issns=issns))
-            titles[key] = values["title"]
-            if site in LABEL_LESS:
-                if web is not None:
-                    html = web.sites[site].journal_home(journal["journal_id"])
-                    pages.append(CachedJournalPage(key, site, journal["url"], html))
-                continue
-            for name, value in values.items():
-                if value is None or name == "title" or isinstance(value, bool):
-                    continue
-                if name in numeric:
-                    shown = _SHOWN_DECIMALS.get(name, 3)
-                    columns[name][key] = Observation(
-                        f"{value:.{shown}f}", round(float(value), shown), shown, page_url=journal["url"]
-                    )
-                else:
-                    columns[name][key] = Observation(str(value), page_url=journal["url"])
-        for name, observed in columns.items():
-            kind = NUMBER if name in numeric else STRING
-            attributes.append(PhysicalAttribute(f"{site}.{name}", site, site, kind, observed, label=name))
-        if pages:
-            attributes.extend(candidate_attributes(pages, label_vocabulary(), titles))
-    return records, attributes
 
 
 def gold_records(truth: Mapping[str, Any]) -> dict[str, int]:
@@ -220,34 +167,3 @@ def evaluate_fusion(result: Integrated, truth: Mapping[str, Any], gold: Mapping[
                 "oracle_accuracy": scores["oracle"] / scores["items"],
             }
     return figures
-
-
-def _print(figures: Mapping[str, Any], out: Any) -> None:
-    json.dump(figures, out, indent=2, sort_keys=True)
-    out.write("\n")
-
-
-def main(argv: Iterable[str] | None = None) -> int:
-    """Simulate a perfect extraction of a sandbox world, integrate it and print the figures as JSON."""
-    from journals.sandbox.truth import world_truth
-    from journals.sandbox.web import SandboxWeb
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--journals", type=int, default=2000)
-    parser.add_argument("--truth", type=Path, help="a truth.json (its seed and size are used)")
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    seed, size = args.seed, args.journals
-    if args.truth:
-        stored = json.loads(args.truth.read_text(encoding="utf-8"))
-        seed, size = stored["seed"], stored["size"]
-    web = SandboxWeb(seed, size)
-    truth = world_truth(web, "http://sandbox")
-    records, attributes = simulated_inputs(truth, web)
-    result = integrate(records, attributes)
-    _print(evaluate(result, truth), sys.stdout)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

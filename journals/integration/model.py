@@ -57,3 +57,8 @@ class PhysicalAttribute:
     rule: str | None = None
     """The XPath of a candidate rule (None for attributes read from crawled rows)."""
     extractor: str | None = None
+
+
+def record_key(source: str, url: str) -> str:
+    """The key of one source's record of a journal."""
+    return f"{source}|{url}"

@@ -1,7 +1,8 @@
-from journals.integration.evaluation import evaluate, simulated_inputs
+from journals.integration.evaluation import evaluate
 from journals.integration.integrator import integrate
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
+from lab.integration.simulation import simulated_inputs
 
 
 def test_perfect_extraction_of_a_small_world_links_maps_and_beats_the_majority_vote():
