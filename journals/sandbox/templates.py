@@ -781,35 +781,3 @@ class MetricsDBTemplates(SiteTemplates):
         ]
         row = "".join(f"<td>{c}</td>" for c in cells)
         return self.frame(journal.title, f"<table class='record'><tr>{row}</tr></table>")
-
-
-TEMPLATES: dict[str, type[SiteTemplates]] = {
-    "elsevier": ElsevierTemplates,
-    "wiley": WileyTemplates,
-    "nature": NatureTemplates,
-    "bmj": BMJTemplates,
-    "oxford": OxfordTemplates,
-    "springer": SpringerTemplates,
-    "scimago": ScimagoTemplates,
-    "metricsdb": MetricsDBTemplates,
-}
-
-
-def _register_heldout() -> None:
-    """The held-out site lives in its own module (:mod:`journals.sandbox.heldout`), which imports this one."""
-    from journals.sandbox.heldout import HeldoutTemplates
-
-    TEMPLATES["heldout"] = HeldoutTemplates
-
-
-def _register_realweb() -> None:
-    """The sites with the real web's shapes live in :mod:`journals.sandbox.realsites`, which imports this one."""
-    from journals.sandbox.realsites import CampusPressTemplates, OpenAccessTemplates, SocietyPressTemplates
-
-    TEMPLATES["openaccess"] = OpenAccessTemplates
-    TEMPLATES["societypress"] = SocietyPressTemplates
-    TEMPLATES["campuspress"] = CampusPressTemplates
-
-
-_register_heldout()
-_register_realweb()

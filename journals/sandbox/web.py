@@ -6,9 +6,10 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from journals.sandbox.registry import TEMPLATES
 from journals.sandbox.relation import JournalRelation
 from journals.sandbox.sources import SITE_SPECS, Site
-from journals.sandbox.templates import TEMPLATES, Redirect, SiteTemplates
+from journals.sandbox.templates import Redirect, SiteTemplates
 
 ROBOTS_TXT = """User-agent: *
 Disallow: /*/search

@@ -1,0 +1,38 @@
+"""Each sandbox site's templates by site name: the generated publishers, the held-out site and the real web's shapes.
+
+The registry lives apart from :mod:`journals.sandbox.templates` because the held-out and real-web templates
+subclass that module's :class:`~journals.sandbox.templates.SiteTemplates`: listing them there made the modules
+import each other.
+"""
+
+from __future__ import annotations
+
+from journals.sandbox.heldout import HeldoutTemplates
+from journals.sandbox.realsites import CampusPressTemplates, OpenAccessTemplates, SocietyPressTemplates
+from journals.sandbox.templates import (
+    BMJTemplates,
+    ElsevierTemplates,
+    MetricsDBTemplates,
+    NatureTemplates,
+    OxfordTemplates,
+    ScimagoTemplates,
+    SiteTemplates,
+    SpringerTemplates,
+    WileyTemplates,
+)
+
+TEMPLATES: dict[str, type[SiteTemplates]] = {
+    "elsevier": ElsevierTemplates,
+    "wiley": WileyTemplates,
+    "nature": NatureTemplates,
+    "bmj": BMJTemplates,
+    "oxford": OxfordTemplates,
+    "springer": SpringerTemplates,
+    "scimago": ScimagoTemplates,
+    "metricsdb": MetricsDBTemplates,
+    "heldout": HeldoutTemplates,
+    "openaccess": OpenAccessTemplates,
+    "societypress": SocietyPressTemplates,
+    "campuspress": CampusPressTemplates,
+}
+"""The template class of every sandbox site, by the site's name in :data:`journals.sandbox.sources.SITE_SPECS`."""
