@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -25,11 +26,12 @@ from scrapy.utils.conf import feed_complete_default_values_from_settings
 from scrapy.utils.misc import load_object
 from scrapy.utils.python import without_none_values
 
+from journals.integration.crawled import integration_inputs, integration_rows
 from journals.integration.evaluation import EVALUATED, evaluate, label_vocabulary
 from journals.integration.fusion import conflicts
 from journals.integration.integrator import Integrated, integrate
 from journals.store import DatabaseError, create_schema, database_url, engine_from_url
-from journals.store.integration_io import load_inputs, save_integration
+from journals.store.integration_io import cached_pages, crawled_rows, save_integration
 
 EXPORT_FIELDS = ("title", *EVALUATED, "sources")
 """The exported columns: the crawl's item fields, plus the sources listing the journal."""
@@ -71,9 +73,11 @@ class Command(ScrapyCommand):
             create_schema(engine)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
-        inputs = load_inputs(engine, label_vocabulary())
+        journals, values = crawled_rows(engine)
+        inputs = integration_inputs(journals, values, label_vocabulary(), partial(cached_pages, engine))
         result = integrate(inputs.records, inputs.attributes)
-        save_integration(engine, result, inputs.journal_ids)
+        rows = integration_rows(result, inputs.journal_ids)
+        save_integration(engine, rows.journals, rows.members, rows.values, rows.mappings)
         engine.dispose()
         if opts.output:
             export(table_rows(result), Path(opts.output), self.settings)
