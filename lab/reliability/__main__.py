@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.traps import TRAP_KINDS
@@ -78,7 +77,7 @@ def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Ou
         started = time.perf_counter()
         outcome = step()
         outcomes.append((outcome, time.perf_counter() - started))
-        print(format_outcome(outcome, outcomes[-1][1]), flush=True)
+        print(outcome.markdown(outcomes[-1][1]), flush=True)
 
     run(lambda: hostile_crawl(folder, journals=journals))
     for kind in TRAP_KINDS:
@@ -98,15 +97,6 @@ def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Ou
     return outcomes
 
 
-def format_outcome(outcome: Outcome, seconds: float) -> str:
-    """One scenario as a Markdown section: verdict, wall time, figures, problems."""
-    verdict = "skipped" if "skipped" in outcome.figures else ("held" if outcome.held else "FAILED")
-    lines = [f"### {outcome.name}: {verdict} ({seconds:.0f} s)", ""]
-    lines += [f"- {name}: {_show(value)}" for name, value in outcome.figures.items()]
-    lines += [f"- **problem**: {problem}" for problem in outcome.problems]
-    return "\n".join(lines) + "\n"
-
-
 def summary(outcomes: list[tuple[Outcome, float]]) -> str:
     """The headline: faults injected, journals that survived them, journals lost over every scenario."""
     faults = sum(sum(o.figures.get("faults_injected_by_kind", {}).values()) for o, _ in outcomes)
@@ -118,12 +108,6 @@ def summary(outcomes: list[tuple[Outcome, float]]) -> str:
         f"**{held} of {len(outcomes)} scenarios held** ({skipped} skipped); faults injected: {faults} pages; "
         f"journals through a fault stored: {survived}; **journals lost: {lost}**\n"
     )
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    return str(value)
 
 
 MEASURED_HEADING = "## Measured"
@@ -143,7 +127,7 @@ def report(outcomes: list[tuple[Outcome, float]], args: argparse.Namespace) -> s
         f"(`scrapy sandbox --traps`), the wide listings on a site of their own, the other scenarios over "
         f"{' and '.join(SITES)}."
     )
-    scenarios = "\n".join(format_outcome(outcome, seconds) for outcome, seconds in outcomes)
+    scenarios = "\n".join(outcome.markdown(seconds) for outcome, seconds in outcomes)
     return f"{setting}\n\n{summary(outcomes)}\n{LEGEND}\n{scenarios}"
 
 

@@ -49,6 +49,20 @@ class Outcome:
         """Whether the scenario lost nothing and ended as it should."""
         return not self.problems
 
+    def markdown(self, seconds: float) -> str:
+        """The scenario as a Markdown section: verdict, wall time (``seconds``), figures, problems."""
+        verdict = "skipped" if "skipped" in self.figures else ("held" if self.held else "FAILED")
+        lines = [f"### {self.name}: {verdict} ({seconds:.0f} s)", ""]
+        lines += [f"- {name}: {_shown(value)}" for name, value in self.figures.items()]
+        lines += [f"- **problem**: {problem}" for problem in self.problems]
+        return "\n".join(lines) + "\n"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
+
 
 @dataclass
 class Workspace:

@@ -208,8 +208,6 @@ def wide_crawl(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the wide-listing crawl alone and print its figures; exit 1 if a bar did not hold."""
-    from lab.reliability.__main__ import format_outcome
-
     parser = argparse.ArgumentParser(prog="python -m lab.reliability.wide", description=__doc__)
     parser.add_argument("--journals", type=int, default=JOURNALS_PER_LISTING, help="journals per listing")
     parser.add_argument("--anchors", type=int, default=ANCHORS_PER_LISTING, help="anchors per listing")
@@ -223,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with tempfile.TemporaryDirectory(prefix="journals-wide-") as folder:
             outcome = wide_crawl(Path(folder), args.journals, args.anchors, args.set)
-    print(format_outcome(outcome, time.perf_counter() - started))
+    print(outcome.markdown(time.perf_counter() - started))
     return 0 if outcome.held else 1
 
 

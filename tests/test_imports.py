@@ -1,0 +1,248 @@
+"""The package's import graph, read with ``ast`` from the source (nothing is imported).
+
+The lab stays outside the package, pure code stays free of Scrapy, Twisted and the sandbox, the store does not
+reach into the integration, and no module imports itself back. Every ``import`` statement counts, at the top of a
+module or inside a function alike: a function-level import defers a cycle, it does not remove it.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import journals
+
+PACKAGE_DIR = Path(journals.__file__).resolve().parent
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES: dict[str, Path] = {_module_name(path): path for path in sorted(PACKAGE_DIR.rglob("*.py"))}
+
+PURE = (
+    "journals.collector",
+    "journals.decoding",
+    "journals.entries",
+    "journals.extraction",
+    "journals.health",
+    "journals.integration",
+    "journals.items",
+    "journals.journal_identity",
+    "journals.listings",
+    "journals.mdr",
+    "journals.navigation",
+    "journals.pagecap",
+    "journals.progress",
+    "journals.replay",
+    "journals.report",
+    "journals.scheduling",
+    "journals.scope",
+    "journals.scrapyd_api",
+    "journals.settings_check",
+    "journals.store",
+    "journals.vocabulary",
+)
+"""Packages and modules that import neither Scrapy, Twisted nor the sandbox, directly or through another module."""
+ALGORITHMS = (
+    "journals.decoding",
+    "journals.entries",
+    "journals.extraction",
+    "journals.integration",
+    "journals.journal_identity",
+    "journals.mdr",
+    "journals.navigation",
+    "journals.scope",
+    "journals.vocabulary",
+)
+"""Pure code that takes HTML or rows and returns plain data: no database either."""
+SCRAPY_GLUE = (
+    "journals.cache",
+    "journals.commands",
+    "journals.exporters",
+    "journals.extensions",
+    "journals.frontier",
+    "journals.offsite",
+    "journals.pipelines",
+    "journals.resume",
+    "journals.spiders",
+)
+"""Scrapy's components (spiders, middlewares, pipelines, extensions, commands, storages), thin over the pure code."""
+SANDBOX_USERS = ("journals.commands.sandbox",)
+"""Modules outside the sandbox that may import it: ``scrapy sandbox`` serves it."""
+SCRAPY_AND_TWISTED = ("scrapy", "twisted")
+DATABASE = ("sqlalchemy",)
+
+
+def _within(name: str, packages: tuple[str, ...]) -> bool:
+    return any(name == package or name.startswith(package + ".") for package in packages)
+
+
+@cache
+def imported_names(module: str) -> frozenset[str]:
+    """Every name ``module`` imports, absolute (``from a import b`` gives ``a`` and ``a.b``), at any depth."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            source = ".".join([*base, *([node.module] if node.module else [])])
+            names.add(source)
+            names.update(f"{source}.{alias.name}" for alias in node.names)
+    return frozenset(names)
+
+
+@cache
+def package_imports(module: str) -> frozenset[str]:
+    """The modules of ``journals`` that ``module`` imports (a name ``a.b.C`` counts as module ``a.b``)."""
+    found = set()
+    for name in imported_names(module):
+        owner = name
+        while owner and owner not in MODULES:
+            owner = owner.rpartition(".")[0]
+        if owner and owner != module:
+            found.add(owner)
+    return frozenset(found)
+
+
+def reached(module: str) -> set[str]:
+    """``module`` and every module of ``journals`` it imports, directly or not, with the packages they sit in."""
+    seen: set[str] = set()
+    waiting = [module]
+    while waiting:
+        current = waiting.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        parts = current.split(".")
+        waiting.extend(".".join(parts[:n]) for n in range(1, len(parts)))  # a package runs before its modules
+        waiting.extend(package_imports(current))
+    return seen
+
+
+def external_imports(modules: set[str]) -> dict[str, set[str]]:
+    """Per module, the top-level names of what it imports from outside ``journals``."""
+    return {
+        module: {name.split(".")[0] for name in imported_names(module) if not _within(name, ("journals",))}
+        for module in modules
+    }
+
+
+def members(package: str) -> list[str]:
+    """The modules of ``package`` (itself included)."""
+    return [module for module in MODULES if _within(module, (package,))]
+
+
+def test_the_walk_sees_the_package():
+    assert {"journals", "journals.mdr.mining", "journals.spiders.publisher", "journals.store.models"} <= set(MODULES)
+    assert "journals.mdr.mining" in package_imports("journals.mdr")
+    assert "journals.items" in package_imports("journals.spiders.publisher")
+    assert "scrapy" in external_imports({"journals.spiders.publisher"})["journals.spiders.publisher"]
+    assert {"journals", "journals.mdr", "journals.mdr.tagtree"} <= reached("journals.mdr.mining")
+
+
+def test_every_package_is_either_pure_or_scrapy_glue_or_the_sandbox():
+    tops = {".".join(module.split(".")[:2]) for module in MODULES if module != "journals"}
+    assert tops == {*PURE, *SCRAPY_GLUE, "journals.sandbox"}
+    assert not set(PURE) & set(SCRAPY_GLUE)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_imports_the_lab(module):
+    assert not {name for name in imported_names(module) if _within(name, ("lab",))}
+
+
+@pytest.mark.parametrize("package", PURE)
+def test_pure_code_imports_neither_scrapy_twisted_nor_the_sandbox(package):
+    modules = set().union(*(reached(module) for module in members(package)))
+    offending = {
+        module: sorted(names & set(SCRAPY_AND_TWISTED))
+        for module, names in external_imports(modules).items()
+        if names & set(SCRAPY_AND_TWISTED)
+    }
+    assert not offending, f"{package} reaches Scrapy or Twisted through {offending}"
+    assert not {module for module in modules if _within(module, ("journals.sandbox",))}
+    assert not {module for module in modules if _within(module, SCRAPY_GLUE)}
+
+
+@pytest.mark.parametrize("package", ALGORITHMS)
+def test_algorithms_import_no_database(package):
+    modules = set().union(*(reached(module) for module in members(package)))
+    assert not {module for module, names in external_imports(modules).items() if names & set(DATABASE)}
+    assert not {module for module in modules if _within(module, ("journals.store",))}
+
+
+def test_the_store_does_not_import_the_integration():
+    modules = set().union(*(reached(module) for module in members("journals.store")))
+    assert not {module for module in modules if _within(module, ("journals.integration",))}
+
+
+def test_only_the_sandbox_and_its_command_import_the_sandbox():
+    importers = {
+        module
+        for module in MODULES
+        if not _within(module, ("journals.sandbox",))
+        and any(_within(name, ("journals.sandbox",)) for name in package_imports(module))
+    }
+    assert importers <= set(SANDBOX_USERS)
+
+
+def _cycles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    for root, targets in graph.items():
+        if root in index:
+            continue
+        work = [(root, iter(sorted(targets)))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            for successor in successors:
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(sorted(graph[successor]))))
+                    break
+                if successor in on_stack:
+                    low[node] = min(low[node], index[successor])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        components.append(sorted(component))
+    return components
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset({"a"})}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    assert _cycles({"a": frozenset({"b"}), "b": frozenset()}) == []
+
+
+def test_the_package_has_no_import_cycle():
+    graph = {module: package_imports(module) for module in MODULES}
+    assert _cycles(graph) == []
