@@ -15,7 +15,7 @@ from conftest import RunningSandbox
 
 from lab.reliability.scenarios import Workspace
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "operations"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "operations"))  # tests/operations
 from server_fixtures import postgres_fixture  # noqa: F401 (the fixture, re-exported)
 
 SITES = ("elsevier", "wiley")
