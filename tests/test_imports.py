@@ -16,14 +16,16 @@ import pytest
 import journals
 
 PACKAGE_DIR = Path(journals.__file__).resolve().parent
+PROJECT_ROOT = PACKAGE_DIR.parent
 
 
 def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
+    parts = list(path.relative_to(PROJECT_ROOT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 MODULES: dict[str, Path] = {_module_name(path): path for path in sorted(PACKAGE_DIR.rglob("*.py"))}
+LAB_MODULES: dict[str, Path] = {_module_name(path): path for path in sorted((PROJECT_ROOT / "lab").rglob("*.py"))}
 
 PURE = (
     "journals.collector",
@@ -83,20 +85,28 @@ def _within(name: str, packages: tuple[str, ...]) -> bool:
     return any(name == package or name.startswith(package + ".") for package in packages)
 
 
-@cache
-def imported_names(module: str) -> frozenset[str]:
-    """Every name ``module`` imports, absolute (``from a import b`` gives ``a`` and ``a.b``), at any depth."""
-    path = MODULES[module]
+def imports_of(path: Path, module: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each import statement of the file at ``path`` (module ``module``), at any depth: the absolute module it
+    imports from and the names it takes (none for ``import a.b``)."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    names: set[str] = set()
+    statements: list[tuple[str, tuple[str, ...]]] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
+            statements.extend((alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             source = ".".join([*base, *([node.module] if node.module else [])])
-            names.add(source)
-            names.update(f"{source}.{alias.name}" for alias in node.names)
+            statements.append((source, tuple(alias.name for alias in node.names)))
+    return statements
+
+
+@cache
+def imported_names(module: str) -> frozenset[str]:
+    """Every name ``module`` imports, absolute (``from a import b`` gives ``a`` and ``a.b``), at any depth."""
+    names: set[str] = set()
+    for source, taken in imports_of(MODULES[module], module):
+        names.add(source)
+        names.update(f"{source}.{name}" for name in taken)
     return frozenset(names)
 
 
@@ -153,6 +163,20 @@ def test_every_package_is_either_pure_or_scrapy_glue_or_the_sandbox():
     tops = {".".join(module.split(".")[:2]) for module in MODULES if module != "journals"}
     assert tops == {*PURE, *SCRAPY_GLUE, "journals.sandbox"}
     assert not set(PURE) & set(SCRAPY_GLUE)
+
+
+def test_every_import_of_journals_or_the_lab_names_a_module():
+    """A module moved or renamed leaves no import of its old path, in the package, the lab or the tests."""
+    known = MODULES.keys() | LAB_MODULES.keys()
+    files = {**MODULES, **LAB_MODULES}
+    files.update({_module_name(path): path for path in (PROJECT_ROOT / "tests").rglob("*.py")})
+    stale = {
+        f"{module}: {source}"
+        for module, path in files.items()
+        for source, _ in imports_of(path, module)
+        if _within(source, ("journals", "lab")) and source not in known
+    }
+    assert not stale
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
