@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
+from journals.domain.issn import ISSN, check_ok, normalise, valid_matches
 from journals.vocabulary import extraction_phrases
 
 NULL_WORDS = frozenset({"n/a", "na", "n.a.", "-", "–", "—", "tba", "tbd", "none", "not available", "vacant", "nil"})
@@ -28,7 +29,6 @@ class Parsed(NamedTuple):
 ValueParser = Callable[[str, bool], Parsed | None]
 """``parser(text, last)``: the first (or, with ``last``, the last) value of its type in ``text``."""
 
-_ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Za-z])")
 _NUMBER = re.compile(
     r"(?<![\w.,])[-+−]?\d{1,3}(?:[,\s.\u202f\u00a0]\d{3})*(?:[.,]\d+)?(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?"
 )
@@ -59,26 +59,9 @@ def _is_null_cleaned(cleaned: str) -> bool:
     return cleaned.strip(" :.;,").casefold() in NULL_WORDS or cleaned in {"-", "–", "—"}
 
 
-def issn_check_ok(digits: str) -> bool:
-    """Whether eight ISSN characters (``NNNNNNNC``) carry a valid mod-11 check digit."""
-    if digits.isascii():  # bytes index to ints without int()'s parsing ("0" is 48; the weights sum to 35)
-        d = digits.encode()
-        total = 8 * d[0] + 7 * d[1] + 6 * d[2] + 5 * d[3] + 4 * d[4] + 3 * d[5] + 2 * d[6] - 48 * 35
-    else:
-        n = [int(c) for c in digits[:7]]
-        total = 8 * n[0] + 7 * n[1] + 6 * n[2] + 5 * n[3] + 4 * n[4] + 3 * n[5] + 2 * n[6]
-    check = (11 - total % 11) % 11
-    return digits[7].upper() == ("X" if check == 10 else str(check))
-
-
-def _valid_issns(text: str) -> Iterator[re.Match[str]]:
-    """ISSN-shaped tokens of ``text`` whose check digit is valid, in order."""
-    return (m for m in _ISSN.finditer(text) if issn_check_ok(m[1] + m[2]))
-
-
 def count_issns(text: str) -> int:
     """How many valid ISSNs ``text`` holds."""
-    return sum(1 for _ in _valid_issns(text))
+    return sum(1 for _ in valid_matches(text))
 
 
 def _null_first(text: str) -> Parsed | None:
@@ -91,16 +74,15 @@ def _null_first(text: str) -> Parsed | None:
 def parse_issn(text: str, last: bool = False) -> Parsed | None:
     """An ISSN as ``NNNN-NNNC`` (``15384357`` accepted), check digit validated; "n/a" is a null value."""
     alone = text.strip(_PLAIN_AROUND)
-    if len(alone) == 9 and alone[4] == "-" and _ISSN.fullmatch(alone) and issn_check_ok(alone[:4] + alone[5:]):
+    if len(alone) == 9 and alone[4] == "-" and ISSN.fullmatch(alone) and check_ok(alone[:4] + alone[5:]):
         return Parsed(alone.upper(), alone)  # the one ISSN of the text, as the general case below reads it
-    found = list(_valid_issns(text))
+    found = list(valid_matches(text))
     if not found:
         return None if last else _null_first(text)
     match = found[-1] if last else found[0]
     if not last and (null := _null_first(text[: match.start()])) is not None:
         return null
-    digits = match[1] + match[2].upper()
-    return Parsed(f"{digits[:4]}-{digits[4:]}", match[0])
+    return Parsed(normalise(match), match[0])
 
 
 def to_float(raw: str, decimal_comma: bool) -> float:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 from rapidfuzz.utils import default_process
 
+from journals.domain.issn import is_valid as issn_is_valid
 from journals.integration.model import SourceRecord
-from journals.integration.values import issn_is_valid
 
 TITLE_THRESHOLD = 95.0
 """Least ``token_sort_ratio`` for a fuzzy title link."""

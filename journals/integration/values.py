@@ -1,11 +1,10 @@
-"""Parsing extracted text: numbers (decimal commas, thousands separators, shown decimals), ISSNs and years."""
+"""Parsing extracted text: numbers (decimal commas, thousands separators, shown decimals) and years."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-ISSN_PATTERN = re.compile(r"\b(\d{4})-?(\d{3}[\dXx])\b")
 YEAR_PATTERN = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _NUMBER_TEXT = re.compile(r"^[^\d+-]{0,3}([-+]?\d+(?:[.,\u202f ]\d+)*)[^\d]{0,3}$")
 _MISSING = frozenset({"", "n/a", "na", "-", "–", "—", "none", "null", "tba", "n.a."})
@@ -14,28 +13,6 @@ _MISSING = frozenset({"", "n/a", "na", "-", "–", "—", "none", "null", "tba",
 def is_missing(text: str | None) -> bool:
     """Whether ``text`` stands for no value (empty, ``n/a``, a dash…)."""
     return text is None or text.strip().casefold() in _MISSING
-
-
-def issn_is_valid(issn: str) -> bool:
-    """Whether ``issn`` (``NNNN-NNNC`` or eight characters) has a valid mod-11 check character."""
-    compact = issn.replace("-", "").upper()
-    if len(compact) != 8 or not compact[:7].isdigit() or not (compact[7].isdigit() or compact[7] == "X"):
-        return False
-    total = sum(int(d) * w for d, w in zip(compact[:7], range(8, 1, -1), strict=True))
-    check = (11 - total % 11) % 11
-    return compact[7] == ("X" if check == 10 else str(check))
-
-
-def find_issns(text: str | None) -> list[str]:
-    """Every valid ISSN in ``text``, as ``NNNN-NNNC``, in order; invalid check digits are skipped."""
-    if not text:
-        return []
-    found = []
-    for match in ISSN_PATTERN.finditer(text):
-        issn = f"{match[1]}-{match[2].upper()}"
-        if issn_is_valid(issn) and issn not in found:
-            found.append(issn)
-    return found
 
 
 def find_year(text: str | None) -> int | None:

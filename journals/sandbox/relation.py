@@ -10,6 +10,8 @@ import random
 from dataclasses import dataclass
 from functools import cached_property
 
+from journals.domain.issn import make_issn
+
 FIELDS = (
     "Acoustics",
     "Agronomy",
@@ -213,19 +215,6 @@ PUBLISHER_WEIGHTS = (30, 22, 10, 8, 14, 16)
 METRIC_YEAR = 2024
 EDITION_CHANGE_SHARE = 0.1
 """The share of journals whose metrics change from one edition of the world to the next."""
-
-
-def issn_check_digit(digits7: str) -> str:
-    """The ISSN check character (``0``–``9`` or ``X``) for seven digits, by the mod-11 rule."""
-    total = sum(int(d) * w for d, w in zip(digits7, range(8, 1, -1), strict=True))
-    check = (11 - total % 11) % 11
-    return "X" if check == 10 else str(check)
-
-
-def make_issn(number: int) -> str:
-    """A valid ISSN ``NNNN-NNNC`` for a seven-digit number."""
-    digits = f"{number:07d}"
-    return f"{digits[:4]}-{digits[4:]}{issn_check_digit(digits)}"
 
 
 @dataclass(frozen=True)

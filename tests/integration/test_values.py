@@ -1,10 +1,4 @@
-from journals.integration.values import decimals_of, find_issns, find_year, issn_is_valid, parse_numbers
-
-
-def test_issn_check_digits():
-    assert issn_is_valid("0028-0836") and issn_is_valid("1050-124X") and issn_is_valid("1050124x")
-    assert not issn_is_valid("0028-0837") and not issn_is_valid("1050-1240")
-    assert find_issns("Print ISSN: 0028-0836 | Online 14764687, phone 1234-5678") == ["0028-0836", "1476-4687"]
+from journals.integration.values import decimals_of, find_year, parse_numbers
 
 
 def test_numbers_decimal_commas_decided_per_vector():

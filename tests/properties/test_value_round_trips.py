@@ -7,12 +7,12 @@ import math
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from journals.domain.issn import check_ok
 from journals.extraction.values import (
     NULL_WORDS,
     _has_phrase,
     clean,
     count_issns,
-    issn_check_ok,
     parse_integer,
     parse_issn,
     parse_name,
@@ -35,7 +35,7 @@ ISSNS = st.text("0123456789", min_size=7, max_size=7).map(lambda d: f"{d[:4]}-{d
 @QUICK
 @given(ISSNS, st.sampled_from(("{}", "ISSN {}", "ISSN: {} (print)", "e-ISSN {};", "({})", "{}\u00a0")))
 def test_a_valid_issn_parses_to_itself(issn, context):
-    assert issn_check_ok(issn.replace("-", ""))
+    assert check_ok(issn.replace("-", ""))
     assert parse_issn(context.format(issn)).value == issn
     assert parse_issn(context.format(issn), last=True).value == issn
     assert count_issns(context.format(issn)) == 1
