@@ -11,8 +11,9 @@ from dataclasses import dataclass, field, fields
 
 from journals.domain import issn
 from journals.items import JournalItem
+from journals.vocabulary import metric_names
 
-METRIC_FIELDS = ("impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip")
+METRIC_FIELDS = metric_names()
 """The item's metrics: finite, non-negative numbers."""
 TEXT_FIELDS = ("title", "editor_in_chief")
 START_FAILED_STATS = "journals/start_failed/"

@@ -44,6 +44,12 @@ def core_attribute_names() -> tuple[str, ...]:
     return tuple(a.name for a in load_attributes() if a.core)
 
 
+def metric_names() -> tuple[str, ...]:
+    """The journal metrics: the ``JournalItem`` fields whose values are numbers (impact factors, CiteScore, SJR,
+    SNIP), in the vocabulary's order."""
+    return tuple(a.name for a in load_attributes() if a.core and a.type == "number")
+
+
 def attribute(name: str) -> Attribute:
     """The attribute called ``name``; ``KeyError`` when the vocabulary has none."""
     for a in load_attributes():

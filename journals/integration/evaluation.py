@@ -24,10 +24,11 @@ from journals.integration.integrator import Integrated, integrate
 from journals.integration.linkage import linked_pairs
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord
 from journals.integration.values import decimals_of
-from journals.vocabulary import load_attributes
+from journals.vocabulary import core_attribute_names, load_attributes
 
 LABEL_LESS = ("metricsdb",)
-EVALUATED = ("issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip", "editor_in_chief")
+EVALUATED = tuple(name for name in core_attribute_names() if name != "title")
+"""The attributes an integration is scored on: the ``JournalItem`` fields but the title, which links records."""
 _SHOWN_DECIMALS = {"citescore": 1}
 
 

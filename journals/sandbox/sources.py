@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from journals.sandbox.relation import Journal, JournalRelation
+from journals.vocabulary import metric_names
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
 PUBLISHER_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "publisher")
 REALWEB_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "realweb")
 """The sites built with the real web's shapes (issue 13); the crawler is measured on them by ``make evaluate``."""
-NUMERIC = frozenset({"impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip"})
+NUMERIC = frozenset(metric_names())
 LETTERS = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0-9")
 
 
