@@ -18,6 +18,7 @@ from typing import Any
 
 from rapidfuzz.utils import default_process
 
+from journals.domain.sites import load_sites
 from journals.integration.candidates import CachedJournalPage, candidate_attributes, normalise_label
 from journals.integration.fusion import majority_vote
 from journals.integration.integrator import Integrated, integrate
@@ -26,7 +27,8 @@ from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttr
 from journals.integration.values import decimals_of
 from journals.vocabulary import core_attribute_names, load_attributes
 
-LABEL_LESS = ("metricsdb",)
+LABEL_LESS = tuple(site.name for site in load_sites() if not site.labelled)
+"""The sites whose pages label no value: their attributes are mapped by integration alone."""
 EVALUATED = tuple(name for name in core_attribute_names() if name != "title")
 """The attributes an integration is scored on: the ``JournalItem`` fields but the title, which links records."""
 _SHOWN_DECIMALS = {"citescore": 1}
