@@ -13,10 +13,8 @@ from functools import cache
 from typing import NamedTuple
 
 from journals.domain.issn import ISSN, check_ok, normalise, valid_matches
+from journals.domain.no_value import AROUND, NO_VALUE_KEYS, NO_VALUE_START
 from journals.vocabulary import extraction_phrases
-
-NULL_WORDS = frozenset({"n/a", "na", "n.a.", "-", "–", "—", "tba", "tbd", "none", "not available", "vacant", "nil"})
-"""Texts a site writes where it has no value: the attribute is shown, its value is null."""
 
 
 class Parsed(NamedTuple):
@@ -36,7 +34,6 @@ _PLAIN_AROUND = " :;,/|·\t\r\n"
 """What may sit around a lone value in a cell or after a label ("ISSN: 1234-5678")."""
 YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
 """A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
-_NULL_START = re.compile(r"^\W*(n/a|n\.a\.|tba|tbd|not available|none|nil)\b\W*", re.IGNORECASE)
 _NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()·]*$")  # "·": Catalan l·l (Marcel·lí), NFKC of Ŀ
 _TRUE_WORDS = ("open access", "gold open access", "fully open access", "oa", "yes", "true", "free access")
 _FALSE_WORDS = ("subscription", "hybrid", "no", "false", "closed", "subscription-based", "paywalled")
@@ -50,13 +47,13 @@ def clean(text: str) -> str:
 
 
 def is_null_text(text: str) -> bool:
-    """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…)."""
+    """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…: :mod:`journals.domain.no_value`)."""
     return _is_null_cleaned(clean(text))
 
 
 def _is_null_cleaned(cleaned: str) -> bool:
     """:func:`is_null_text` of a text already :func:`clean` (cleaning twice changes nothing)."""
-    return cleaned.strip(" :.;,").casefold() in NULL_WORDS or cleaned in {"-", "–", "—"}
+    return cleaned.strip(AROUND).casefold() in NO_VALUE_KEYS
 
 
 def count_issns(text: str) -> int:
@@ -67,7 +64,7 @@ def count_issns(text: str) -> int:
 def _null_first(text: str) -> Parsed | None:
     if is_null_text(text):
         return Parsed(None, clean(text))
-    match = _NULL_START.match(text)
+    match = NO_VALUE_START.match(text)
     return Parsed(None, match[1]) if match else None
 
 

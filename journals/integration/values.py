@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from journals.domain.no_value import is_no_value
+
 YEAR_PATTERN = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 _NUMBER_TEXT = re.compile(r"^[^\d+-]{0,3}([-+]?\d+(?:[.,\u202f ]\d+)*)[^\d]{0,3}$")
-_MISSING = frozenset({"", "n/a", "na", "-", "–", "—", "none", "null", "tba", "n.a."})
 
 
 def is_missing(text: str | None) -> bool:
-    """Whether ``text`` stands for no value (empty, ``n/a``, a dash…)."""
-    return text is None or text.strip().casefold() in _MISSING
+    """Whether ``text`` stands for no value: none, blank, or a no-value word (:mod:`journals.domain.no_value`)."""
+    return text is None or not text.strip() or is_no_value(text)
 
 
 def find_year(text: str | None) -> int | None:
