@@ -23,6 +23,11 @@ NO_VALUE_START = re.compile(
 left out: a leading dash is a minus sign or a separator as often as no value."""
 
 
+def is_missing(text: str | None) -> bool:
+    """Whether ``text`` holds no value at all: none, blank, or a no-value word."""
+    return text is None or not text.strip() or is_no_value(text)
+
+
 def is_no_value(text: str) -> bool:
     """Whether ``text`` is, whole, a way of writing no value (spaces collapsed, :data:`AROUND` ignored, any case)."""
     return " ".join(text.split()).strip(AROUND).casefold() in NO_VALUE_KEYS

@@ -14,7 +14,7 @@ from functools import cache
 
 from rapidfuzz import fuzz, process
 
-from journals.extraction.values import YEAR_IN_BRACKETS
+from journals.domain.numbers import YEAR_IN_BRACKETS
 from journals.vocabulary import Attribute, load_attributes
 
 FUZZY_CUTOFF = 90.0

@@ -13,9 +13,10 @@ from dataclasses import dataclass, replace
 
 from lxml import etree
 
+from journals.domain.numbers import YEAR_IN_BRACKETS
 from journals.extraction.content import TextNode
 from journals.extraction.labels import LabelHit, LabelMatcher, normalise_label
-from journals.extraction.values import TYPED, YEAR_IN_BRACKETS, Parsed, count_issns, parse_value
+from journals.extraction.values import TYPED, Parsed, count_issns, parse_value
 from journals.vocabulary import Attribute
 
 MAX_TREE_DISTANCE = 4

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from journals.domain.issn import ISSN, check_ok, normalise, valid_matches
 from journals.domain.no_value import AROUND, NO_VALUE_KEYS, NO_VALUE_START
+from journals.domain.numbers import PLAIN_NUMBER, is_year, number_tokens, to_float
 from journals.vocabulary import extraction_phrases
 
 
@@ -27,13 +28,8 @@ class Parsed(NamedTuple):
 ValueParser = Callable[[str, bool], Parsed | None]
 """``parser(text, last)``: the first (or, with ``last``, the last) value of its type in ``text``."""
 
-_NUMBER = re.compile(
-    r"(?<![\w.,])[-+−]?\d{1,3}(?:[,\s.\u202f\u00a0]\d{3})*(?:[.,]\d+)?(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?"
-)
 _PLAIN_AROUND = " :;,/|·\t\r\n"
 """What may sit around a lone value in a cell or after a label ("ISSN: 1234-5678")."""
-YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
-"""A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
 _NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()·]*$")  # "·": Catalan l·l (Marcel·lí), NFKC of Ŀ
 _TRUE_WORDS = ("open access", "gold open access", "fully open access", "oa", "yes", "true", "free access")
 _FALSE_WORDS = ("subscription", "hybrid", "no", "false", "closed", "subscription-based", "paywalled")
@@ -82,47 +78,15 @@ def parse_issn(text: str, last: bool = False) -> Parsed | None:
     return Parsed(normalise(match), match[0])
 
 
-def to_float(raw: str, decimal_comma: bool) -> float:
-    """A number as written: ``1,234.5``, ``1.234,5``, ``4,117`` (a decimal comma when ``decimal_comma``)."""
-    text = raw.replace("−", "-").replace("\u202f", "").replace("\u00a0", "").replace(" ", "")
-    if "," in text and "." in text:
-        decimal = "," if text.rfind(",") > text.rfind(".") else "."
-        text = text.replace("." if decimal == "," else ",", "").replace(",", ".")
-    elif "," in text:
-        groups = text.split(",")
-        thousands = len(groups) > 2 or (not decimal_comma and len(groups[-1]) == 3)
-        text = text.replace(",", "") if thousands else text.replace(",", ".")
-    elif text.count(".") > 1:
-        text = text.replace(".", "")
-    return float(text)
-
-
-def _numbers(text: str) -> list[re.Match[str]]:
-    """Number tokens of ``text``, without years written in brackets ("(2024)")."""
-    masked = YEAR_IN_BRACKETS.sub(lambda m: " " * len(m[0]), text)
-    return list(_NUMBER.finditer(masked))
-
-
-def _is_year(token: str) -> bool:
-    return bool(re.fullmatch(r"(?:19|20)\d\d", token))
-
-
-_PLAIN_NUMBER = re.compile(
-    r"[\s:]*(?:[(\[]\s*(?:19|20)\d\d\s*[)\]][\s:]*)?(\d+(?:[.,]\d+)?)(?:\s*[(\[]\s*(?:19|20)\d\d\s*[)\]])?\s*"
-)
-"""One number with at most a separator, spaces, colons and bracketed years around it ("(2024): 1,630"): the
-common case, read as :func:`_parse_number`'s general case reads it, without its scans."""
-
-
 def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
     if text[:1].isdecimal() and text.replace(".", "", 1).isdecimal():  # isdigit() takes "¹", float() refuses it
         return Parsed(float(text), text)
-    plain = _PLAIN_NUMBER.fullmatch(text)
+    plain = PLAIN_NUMBER.fullmatch(text)
     if plain is not None:
         return Parsed(to_float(plain[1], decimal_comma), plain[1])
-    tokens = [m for m in _numbers(text) if m[0].strip()]
+    tokens = [m for m in number_tokens(text) if m[0].strip()]
     if len(tokens) > 1:
-        tokens = [m for m in tokens if not _is_year(m[0].strip())] or tokens
+        tokens = [m for m in tokens if not is_year(m[0].strip())] or tokens
     if not tokens:
         return None if last else _null_first(text)
     match = tokens[-1] if last else tokens[0]

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from lxml import etree, html
 
+from journals.domain.no_value import is_missing
+from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute
-from journals.integration.values import find_year, is_missing, parse_numbers
 
 TEMPLATE_SIMILARITY = 0.85
 """Least Jaccard similarity of element-path sets for two pages to share a template."""

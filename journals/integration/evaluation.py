@@ -18,13 +18,13 @@ from typing import Any
 
 from rapidfuzz.utils import default_process
 
+from journals.domain.numbers import decimals_of
 from journals.domain.sites import load_sites
 from journals.integration.candidates import CachedJournalPage, candidate_attributes, normalise_label
 from journals.integration.fusion import majority_vote
 from journals.integration.integrator import Integrated, integrate
 from journals.integration.linkage import linked_pairs
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord
-from journals.integration.values import decimals_of
 from journals.vocabulary import core_attribute_names, load_attributes
 
 LABEL_LESS = tuple(site.name for site in load_sites() if not site.labelled)

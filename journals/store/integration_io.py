@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, delete, select
 
 from journals.domain.issn import find_issns
+from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.candidates import CachedJournalPage, candidate_attributes
 from journals.integration.evaluation import record_key
 from journals.integration.integrator import Integrated
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord
-from journals.integration.values import find_year, parse_numbers
 from journals.store.integrated import AttributeMappingRow, IntegratedJournal, IntegratedMember, IntegratedValue
 from journals.store.models import AttributeValue, CachedPage, Journal, Source
 

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from journals.domain.issn import check_ok
-from journals.extraction.values import parse_value, to_float
+from journals.domain.numbers import to_float
+from journals.extraction.values import parse_value
 
 
 @pytest.mark.parametrize(
