@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import json
 import pkgutil
+import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
+
+from journals.domain.numbers import YEAR_IN_BRACKETS
+
+LABEL_MARKS = dict.fromkeys(map(ord, "™®©℠*"), None)
+"""Trademark and footnote marks a label may carry (a :meth:`str.translate` table deleting them)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,14 @@ def attribute(name: str) -> Attribute:
         if a.name == name:
             return a
     raise KeyError(name)
+
+
+def normalise_label(text: str) -> str:
+    """``text`` as labels are compared, on pages and in this vocabulary alike: a year in brackets, trademark marks
+    and punctuation dropped, case-folded, spaces collapsed ("Journal Impact Factor™ (2024):" → "journal impact
+    factor")."""
+    folded = unicodedata.normalize("NFKC", YEAR_IN_BRACKETS.sub(" ", text).translate(LABEL_MARKS)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", folded).split())
 
 
 @cache

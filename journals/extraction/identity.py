@@ -20,11 +20,11 @@ from lxml import etree
 
 from journals.domain.issn import normalise, valid_matches
 from journals.extraction.content import TextNode, page_text_nodes
-from journals.extraction.labels import default_matcher, normalise_label
+from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate
 from journals.extraction.values import Parsed, clean, parse_organisation
 from journals.extraction.xpaths import rule_parts
-from journals.vocabulary import extraction_phrases
+from journals.vocabulary import extraction_phrases, normalise_label
 
 COPYRIGHT_MARK = re.compile(r"©|\(c\)(?=\s*(?:19|20)\d\d)|\bcopyright\b(?=\s*(?:[:©]|\(c\)|(?:19|20)\d\d))", re.I)
 """A copyright line's mark: ©, "(c) 2020", or the word before ©, a colon or a year ("Copyright 2012")."""

@@ -21,6 +21,7 @@ from lxml import etree, html
 from journals.domain.no_value import is_missing
 from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute
+from journals.vocabulary import normalise_label
 
 TEMPLATE_SIMILARITY = 0.85
 """Least Jaccard similarity of element-path sets for two pages to share a template."""
@@ -32,7 +33,6 @@ MAX_EQUAL_SHARE = 0.7
 MAX_VALUE_LENGTH = 120
 NUMERIC_SHARE = 0.9
 _INDEX = re.compile(r"\[\d+\]")
-_LABEL_CLEAN = re.compile(r"[\s:™®*]+|\(\s*(19|20)\d\d\s*\)")
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,6 @@ class _ParsedPage:
     leaves: dict[str, str]
     """Text-node XPath → normalised text."""
     signature: frozenset[str]
-
-
-def normalise_label(text: str) -> str:
-    """A label as compared with the vocabulary's: case folded, colons, trademarks and years dropped."""
-    return _LABEL_CLEAN.sub(" ", text).strip().casefold()
 
 
 def _parse(page: CachedJournalPage) -> _ParsedPage | None:

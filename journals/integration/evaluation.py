@@ -20,12 +20,12 @@ from rapidfuzz.utils import default_process
 
 from journals.domain.numbers import decimals_of
 from journals.domain.sites import load_sites
-from journals.integration.candidates import CachedJournalPage, candidate_attributes, normalise_label
+from journals.integration.candidates import CachedJournalPage, candidate_attributes
 from journals.integration.fusion import majority_vote
 from journals.integration.integrator import Integrated, integrate
 from journals.integration.linkage import linked_pairs
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord
-from journals.vocabulary import core_attribute_names, load_attributes
+from journals.vocabulary import core_attribute_names, load_attributes, normalise_label
 
 LABEL_LESS = tuple(site.name for site in load_sites() if not site.labelled)
 """The sites whose pages label no value: their attributes are mapped by integration alone."""

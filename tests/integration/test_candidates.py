@@ -1,6 +1,7 @@
-from journals.integration.candidates import CachedJournalPage, candidate_attributes, normalise_label
+from journals.integration.candidates import CachedJournalPage, candidate_attributes
 from journals.integration.evaluation import label_vocabulary
 from journals.sandbox.web import SandboxWeb
+from journals.vocabulary import normalise_label
 
 
 def pages(site, count=30):
