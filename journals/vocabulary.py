@@ -66,11 +66,17 @@ def attribute(name: str) -> Attribute:
 
 
 def normalise_label(text: str) -> str:
-    """``text`` as labels are compared, on pages and in this vocabulary alike: a year in brackets, trademark marks
-    and punctuation dropped, case-folded, spaces collapsed ("Journal Impact Factor™ (2024):" → "journal impact
-    factor")."""
-    folded = unicodedata.normalize("NFKC", YEAR_IN_BRACKETS.sub(" ", text).translate(LABEL_MARKS)).casefold()
+    """``text`` as labels are compared, on pages and in this vocabulary alike: trademark marks and punctuation
+    dropped, case-folded, spaces collapsed ("Journal Impact Factor™:" → "journal impact factor"). A year in
+    brackets stays ("Impact Factor (2024)" and "Impact Factor (2023)" are two rows): see :func:`label_key`."""
+    folded = unicodedata.normalize("NFKC", text.translate(LABEL_MARKS)).casefold()
     return " ".join(re.sub(r"[^\w]+", " ", folded).split())
+
+
+def label_key(text: str) -> str:
+    """A label's text as looked up among the vocabulary's labels: :func:`normalise_label` of it without its year
+    in brackets ("Impact Factor (2024):" → "impact factor")."""
+    return normalise_label(YEAR_IN_BRACKETS.sub(" ", text))
 
 
 @cache

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from journals.vocabulary import attribute, core_attribute_names, metric_names, normalise_label
+from journals.vocabulary import attribute, core_attribute_names, label_key, metric_names, normalise_label
 
 
 def test_normalise_drops_case_marks_punctuation_and_bracketed_years() -> None:
     assert normalise_label("Journal Impact Factor™:") == "journal impact factor"
     assert normalise_label("  5-Year   IF ") == "5 year if"
-    assert normalise_label("Impact Factor (2024):") == "impact factor"
-    assert normalise_label("CiteScore [2023]") == "citescore"
-    assert normalise_label("Founded 2024") == "founded 2024"  # a year out of brackets is text
+    assert normalise_label("Impact Factor (2024):") == "impact factor 2024"
+
+
+def test_a_label_key_drops_the_year_in_brackets() -> None:
+    assert label_key("Impact Factor (2024):") == "impact factor"
+    assert label_key("CiteScore [2023]") == "citescore"
+    assert label_key("Founded 2024") == "founded 2024"  # a year out of brackets is text
 
 
 def test_metrics_are_core_numbers() -> None:

@@ -14,7 +14,7 @@ from functools import cache
 
 from rapidfuzz import fuzz, process
 
-from journals.vocabulary import LABEL_MARKS, Attribute, load_attributes, normalise_label
+from journals.vocabulary import LABEL_MARKS, Attribute, label_key, load_attributes, normalise_label
 
 FUZZY_CUTOFF = 90.0
 """rapidfuzz ratio (0–100) a whole text node needs to count as a misspelt label."""
@@ -64,7 +64,7 @@ class LabelMatcher:
 
     def whole(self, text: str) -> str | None:
         """The attribute whose label is the whole of ``text`` (a trailing colon allowed), else None."""
-        key = normalise_label(text)
+        key = label_key(text)
         if not key or len(key) > 60:
             return None
         name = self.exact.get(key)

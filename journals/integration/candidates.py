@@ -21,7 +21,7 @@ from lxml import etree, html
 from journals.domain.no_value import is_missing
 from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute
-from journals.vocabulary import normalise_label
+from journals.vocabulary import label_key, normalise_label
 
 TEMPLATE_SIMILARITY = 0.85
 """Least Jaccard similarity of element-path sets for two pages to share a template."""
@@ -154,8 +154,8 @@ def candidate_attributes(
 ) -> list[PhysicalAttribute]:
     """The candidate rules of every template group of one source's pages, as physical attributes.
 
-    ``label_vocabulary`` maps :func:`normalise_label` forms of labels to attribute names (the rules' labels);
-    ``titles`` maps record keys to their known titles: a rule reading them is labelled ``title``.
+    ``label_vocabulary`` maps :func:`~journals.vocabulary.label_key` forms of labels to attribute names (the
+    rules' labels); ``titles`` maps record keys to their known titles: a rule reading them is labelled ``title``.
     """
     by_shape: dict[str, list[CachedJournalPage]] = defaultdict(list)
     for page in pages:
@@ -246,7 +246,7 @@ def _label(
     """The vocabulary attribute a rule's label (or stripped prefix) names; ``title`` for a rule reading titles."""
     quoted = re.search(r"normalize-space\(\.\)='([^']*)'", rule)
     for text in (quoted[1] if quoted else "", prefix):
-        name = label_vocabulary.get(normalise_label(text))
+        name = label_vocabulary.get(label_key(text))
         if name:
             return name
     known = [k for k in values if k in titles]

@@ -25,7 +25,7 @@ from journals.integration.fusion import majority_vote
 from journals.integration.integrator import Integrated, integrate
 from journals.integration.linkage import linked_pairs
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord
-from journals.vocabulary import core_attribute_names, load_attributes, normalise_label
+from journals.vocabulary import core_attribute_names, label_key, load_attributes
 
 LABEL_LESS = tuple(site.name for site in load_sites() if not site.labelled)
 """The sites whose pages label no value: their attributes are mapped by integration alone."""
@@ -39,7 +39,7 @@ def label_vocabulary() -> dict[str, str]:
     labels: dict[str, str] = {}
     for attribute in load_attributes():
         for label in (*attribute.labels, attribute.name.replace("_", " ")):
-            labels.setdefault(normalise_label(label), attribute.name)
+            labels.setdefault(label_key(label), attribute.name)
     return labels
 
 
