@@ -20,7 +20,6 @@ FUZZY_CUTOFF = 90.0
 """rapidfuzz ratio (0–100) a whole text node needs to count as a misspelt label."""
 
 
-
 @dataclass(frozen=True)
 class LabelHit:
     """A label found in a text: the attribute, where it sits, and the label as the page writes it."""
