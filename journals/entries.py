@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 from urllib.parse import urlsplit
 
+from journals.domain.issn import SHOWN_ISSN
+
 JOURNAL_WORDS = re.compile(
     r"\b(?:journal|review|reviews|letters|annals|acta|advances|archives?|bulletin|proceedings|transactions|"
     r"reports|quarterly|magazine|international|gazette|revista|zeitschrift|cahiers|communications|frontiers)\b",
@@ -49,7 +51,6 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 """Dates as news items and issues show them."""
-ISSN = re.compile(r"\b\d{4}-\d{3}[\dXx]\b")
 NOT_JOURNAL_WORDS = (
     r"news|topics?|subjects?|categor(?:y|ies)|tags?|authors?|editors?|search|login|signin|register|cart|basket|"
     r"account|about|contact|help|faq|privacy|terms|cookies?|events?|blog|press|careers|jobs|rss|feeds?|stats|"
@@ -121,7 +122,7 @@ def anchor_score(anchor: EntryAnchor) -> float:
         score -= 0.9
     elif JOURNAL_PATH.search(parts.path):
         score += 0.3
-    if anchor.record_text and (ISSN.search(anchor.record_text) or "journal" in anchor.record_text.lower()):
+    if anchor.record_text and (SHOWN_ISSN.search(anchor.record_text) or "journal" in anchor.record_text.lower()):
         score += 0.3
     return max(-1.0, score)
 

@@ -6,15 +6,14 @@ with its previous crawl. Pure code; :mod:`journals.extensions.health` feeds it.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
-from journals.extraction.values import issn_check_ok
+from journals.domain import issn
 from journals.items import JournalItem
+from journals.vocabulary import metric_names
 
-_ISSN_FORM = re.compile(r"\d{4}-\d{3}[\dX]")
-METRIC_FIELDS = ("impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip")
+METRIC_FIELDS = metric_names()
 """The item's metrics: finite, non-negative numbers."""
 TEXT_FIELDS = ("title", "editor_in_chief")
 START_FAILED_STATS = "journals/start_failed/"
@@ -46,7 +45,7 @@ def item_problems(item: JournalItem) -> list[str]:
     for name in ("issn", "eissn"):
         value = getattr(item, name)
         if value is not None and not (
-            isinstance(value, str) and _ISSN_FORM.fullmatch(value) and issn_check_ok(value.replace("-", ""))
+            isinstance(value, str) and issn.NORMALISED.fullmatch(value) and issn.is_valid(value)
         ):
             problems.append(f"{name} {value!r} is not NNNN-NNNC with a valid check digit")
     for name in METRIC_FIELDS:

@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import json
 import pkgutil
+import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
+
+from journals.domain.numbers import YEAR_IN_BRACKETS
+
+LABEL_MARKS = dict.fromkeys(map(ord, "™®©℠*"), None)
+"""Trademark and footnote marks a label may carry (a :meth:`str.translate` table deleting them)."""
 
 
 @dataclass(frozen=True)
@@ -44,12 +51,32 @@ def core_attribute_names() -> tuple[str, ...]:
     return tuple(a.name for a in load_attributes() if a.core)
 
 
+def metric_names() -> tuple[str, ...]:
+    """The journal metrics: the ``JournalItem`` fields whose values are numbers (impact factors, CiteScore, SJR,
+    SNIP), in the vocabulary's order."""
+    return tuple(a.name for a in load_attributes() if a.core and a.type == "number")
+
+
 def attribute(name: str) -> Attribute:
     """The attribute called ``name``; ``KeyError`` when the vocabulary has none."""
     for a in load_attributes():
         if a.name == name:
             return a
     raise KeyError(name)
+
+
+def normalise_label(text: str) -> str:
+    """``text`` as labels are compared, on pages and in this vocabulary alike: trademark marks and punctuation
+    dropped, case-folded, spaces collapsed ("Journal Impact Factor™:" → "journal impact factor"). A year in
+    brackets stays ("Impact Factor (2024)" and "Impact Factor (2023)" are two rows): see :func:`label_key`."""
+    folded = unicodedata.normalize("NFKC", text.translate(LABEL_MARKS)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", folded).split())
+
+
+def label_key(text: str) -> str:
+    """A label's text as looked up among the vocabulary's labels: :func:`normalise_label` of it without its year
+    in brackets ("Impact Factor (2024):" → "impact factor")."""
+    return normalise_label(YEAR_IN_BRACKETS.sub(" ", text))
 
 
 @cache

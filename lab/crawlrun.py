@@ -18,8 +18,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from journals.domain.sites import site_names
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-SANDBOX_SOURCES = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer", "scimago", "metricsdb")
+SANDBOX_SOURCES = site_names("publisher", "aggregator")
 STATS_DUMP = re.compile(r"Dumping Scrapy stats:\n(\{.*?\})\n", re.DOTALL)
 
 

@@ -30,6 +30,7 @@ LAB_MODULES: dict[str, Path] = {_module_name(path): path for path in sorted((PRO
 PURE = (
     "journals.collector",
     "journals.decoding",
+    "journals.domain",
     "journals.entries",
     "journals.extraction",
     "journals.health",
@@ -52,6 +53,7 @@ PURE = (
 )
 """Packages and modules that import neither Scrapy, Twisted nor the sandbox, directly or through another module."""
 ALGORITHMS = (
+    "journals.domain",
     "journals.decoding",
     "journals.entries",
     "journals.extraction",

@@ -15,8 +15,7 @@ from functools import cache
 
 from lxml import etree
 
-from journals.extraction.labels import normalise_label
-from journals.vocabulary import extraction_phrases
+from journals.vocabulary import extraction_phrases, normalise_label
 
 SKIPPED_TAGS = frozenset(
     {

@@ -18,12 +18,13 @@ from functools import cache
 
 from lxml import etree
 
+from journals.domain.issn import normalise, valid_matches
 from journals.extraction.content import TextNode, page_text_nodes
-from journals.extraction.labels import default_matcher, normalise_label
+from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate
-from journals.extraction.values import Parsed, clean, issn_check_ok, parse_organisation
+from journals.extraction.values import Parsed, clean, parse_organisation
 from journals.extraction.xpaths import rule_parts
-from journals.vocabulary import extraction_phrases
+from journals.vocabulary import extraction_phrases, normalise_label
 
 COPYRIGHT_MARK = re.compile(r"©|\(c\)(?=\s*(?:19|20)\d\d)|\bcopyright\b(?=\s*(?:[:©]|\(c\)|(?:19|20)\d\d))", re.I)
 """A copyright line's mark: ©, "(c) 2020", or the word before ©, a colon or a year ("Copyright 2012")."""
@@ -35,7 +36,6 @@ FOOTERS = etree.XPath(
     " 'copyright'), 'copyright') or contains(translate(@class, 'COPYRIGHT', 'copyright'), 'copyright')]"
 )
 """The page's footers, by tag, ARIA role, class or id."""
-_ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–]?(\d{3}[\dXx])(?![\dA-Za-z])")
 _QUALIFIER = re.compile(r"^\s*[(\[]\s*(print|online|electronic|e-?version|web)\s*[)\]]", re.IGNORECASE)
 
 
@@ -143,9 +143,7 @@ def _statements(text: str) -> list[IssnStatement]:
     labels = [h for h in default_matcher().embedded(text) if h.attribute in ("issn", "eissn")]
     statements: list[IssnStatement] = []
     previous_end = 0
-    for match in _ISSN.finditer(text):
-        if not issn_check_ok(match[1] + match[2]):
-            continue
+    for match in valid_matches(text):
         before = [h for h in labels if previous_end <= h.start and h.end <= match.start() and not h.bracketed]
         qualifier = _QUALIFIER.match(text[match.end() :])
         if not before and qualifier is None:
@@ -155,7 +153,7 @@ def _statements(text: str) -> list[IssnStatement]:
             attribute = "issn" if qualifier[1].lower() == "print" else "eissn"
         else:
             attribute = before[-1].attribute
-        issn = f"{match[1]}-{match[2].upper()}"
+        issn = normalise(match)
         statements.append(IssnStatement(text[previous_end:name_end].strip(" :;,|·/-–"), attribute, issn))
         previous_end = match.end() + (qualifier.end() if qualifier else 0)
     return statements

@@ -14,19 +14,10 @@ from functools import cache
 
 from rapidfuzz import fuzz, process
 
-from journals.extraction.values import YEAR_IN_BRACKETS
-from journals.vocabulary import Attribute, load_attributes
+from journals.vocabulary import LABEL_MARKS, Attribute, label_key, load_attributes, normalise_label
 
 FUZZY_CUTOFF = 90.0
 """rapidfuzz ratio (0–100) a whole text node needs to count as a misspelt label."""
-
-_MARKS = dict.fromkeys(map(ord, "™®©℠*"), None)
-
-
-def normalise_label(text: str) -> str:
-    """``text`` as labels are compared: case-folded, marks and punctuation dropped, spaces collapsed."""
-    folded = unicodedata.normalize("NFKC", text.translate(_MARKS)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", folded).split())
 
 
 @dataclass(frozen=True)
@@ -55,7 +46,7 @@ class LabelMatcher:
         self._embedded_names: list[str] = []
         patterns = []
         for label, name in labels:
-            tokens = re.findall(r"\w+", unicodedata.normalize("NFKC", label.translate(_MARKS)))
+            tokens = re.findall(r"\w+", unicodedata.normalize("NFKC", label.translate(LABEL_MARKS)))
             if not tokens:
                 continue
             body = r"[\W_]{0,3}".join(re.escape(t) for t in tokens)
@@ -72,7 +63,7 @@ class LabelMatcher:
 
     def whole(self, text: str) -> str | None:
         """The attribute whose label is the whole of ``text`` (a trailing colon allowed), else None."""
-        key = normalise_label(YEAR_IN_BRACKETS.sub(" ", text))
+        key = label_key(text)
         if not key or len(key) > 60:
             return None
         name = self.exact.get(key)

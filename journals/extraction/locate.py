@@ -13,10 +13,11 @@ from dataclasses import dataclass, replace
 
 from lxml import etree
 
+from journals.domain.numbers import YEAR_IN_BRACKETS
 from journals.extraction.content import TextNode
-from journals.extraction.labels import LabelHit, LabelMatcher, normalise_label
-from journals.extraction.values import TYPED, YEAR_IN_BRACKETS, Parsed, count_issns, parse_value
-from journals.vocabulary import Attribute
+from journals.extraction.labels import LabelHit, LabelMatcher
+from journals.extraction.values import TYPED, Parsed, count_issns, parse_value
+from journals.vocabulary import Attribute, normalise_label
 
 MAX_TREE_DISTANCE = 4
 """How far (edges in the DOM tree) a value may sit after its label."""

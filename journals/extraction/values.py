@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from typing import NamedTuple
 
+from journals.domain.issn import ISSN, check_ok, normalise, valid_matches
+from journals.domain.no_value import AROUND, NO_VALUE_KEYS, NO_VALUE_START
+from journals.domain.numbers import PLAIN_NUMBER, is_year, number_tokens, to_float
 from journals.vocabulary import extraction_phrases
-
-NULL_WORDS = frozenset({"n/a", "na", "n.a.", "-", "–", "—", "tba", "tbd", "none", "not available", "vacant", "nil"})
-"""Texts a site writes where it has no value: the attribute is shown, its value is null."""
 
 
 class Parsed(NamedTuple):
@@ -28,15 +28,8 @@ class Parsed(NamedTuple):
 ValueParser = Callable[[str, bool], Parsed | None]
 """``parser(text, last)``: the first (or, with ``last``, the last) value of its type in ``text``."""
 
-_ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Za-z])")
-_NUMBER = re.compile(
-    r"(?<![\w.,])[-+−]?\d{1,3}(?:[,\s.\u202f\u00a0]\d{3})*(?:[.,]\d+)?(?![\w])|(?<![\w.,])\d+(?:[.,]\d+)?"
-)
 _PLAIN_AROUND = " :;,/|·\t\r\n"
 """What may sit around a lone value in a cell or after a label ("ISSN: 1234-5678")."""
-YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
-"""A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
-_NULL_START = re.compile(r"^\W*(n/a|n\.a\.|tba|tbd|not available|none|nil)\b\W*", re.IGNORECASE)
 _NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()·]*$")  # "·": Catalan l·l (Marcel·lí), NFKC of Ŀ
 _TRUE_WORDS = ("open access", "gold open access", "fully open access", "oa", "yes", "true", "free access")
 _FALSE_WORDS = ("subscription", "hybrid", "no", "false", "closed", "subscription-based", "paywalled")
@@ -50,100 +43,50 @@ def clean(text: str) -> str:
 
 
 def is_null_text(text: str) -> bool:
-    """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…)."""
+    """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…: :mod:`journals.domain.no_value`)."""
     return _is_null_cleaned(clean(text))
 
 
 def _is_null_cleaned(cleaned: str) -> bool:
     """:func:`is_null_text` of a text already :func:`clean` (cleaning twice changes nothing)."""
-    return cleaned.strip(" :.;,").casefold() in NULL_WORDS or cleaned in {"-", "–", "—"}
-
-
-def issn_check_ok(digits: str) -> bool:
-    """Whether eight ISSN characters (``NNNNNNNC``) carry a valid mod-11 check digit."""
-    if digits.isascii():  # bytes index to ints without int()'s parsing ("0" is 48; the weights sum to 35)
-        d = digits.encode()
-        total = 8 * d[0] + 7 * d[1] + 6 * d[2] + 5 * d[3] + 4 * d[4] + 3 * d[5] + 2 * d[6] - 48 * 35
-    else:
-        n = [int(c) for c in digits[:7]]
-        total = 8 * n[0] + 7 * n[1] + 6 * n[2] + 5 * n[3] + 4 * n[4] + 3 * n[5] + 2 * n[6]
-    check = (11 - total % 11) % 11
-    return digits[7].upper() == ("X" if check == 10 else str(check))
-
-
-def _valid_issns(text: str) -> Iterator[re.Match[str]]:
-    """ISSN-shaped tokens of ``text`` whose check digit is valid, in order."""
-    return (m for m in _ISSN.finditer(text) if issn_check_ok(m[1] + m[2]))
+    return cleaned.strip(AROUND).casefold() in NO_VALUE_KEYS
 
 
 def count_issns(text: str) -> int:
     """How many valid ISSNs ``text`` holds."""
-    return sum(1 for _ in _valid_issns(text))
+    return sum(1 for _ in valid_matches(text))
 
 
 def _null_first(text: str) -> Parsed | None:
     if is_null_text(text):
         return Parsed(None, clean(text))
-    match = _NULL_START.match(text)
+    match = NO_VALUE_START.match(text)
     return Parsed(None, match[1]) if match else None
 
 
 def parse_issn(text: str, last: bool = False) -> Parsed | None:
     """An ISSN as ``NNNN-NNNC`` (``15384357`` accepted), check digit validated; "n/a" is a null value."""
     alone = text.strip(_PLAIN_AROUND)
-    if len(alone) == 9 and alone[4] == "-" and _ISSN.fullmatch(alone) and issn_check_ok(alone[:4] + alone[5:]):
+    if len(alone) == 9 and alone[4] == "-" and ISSN.fullmatch(alone) and check_ok(alone[:4] + alone[5:]):
         return Parsed(alone.upper(), alone)  # the one ISSN of the text, as the general case below reads it
-    found = list(_valid_issns(text))
+    found = list(valid_matches(text))
     if not found:
         return None if last else _null_first(text)
     match = found[-1] if last else found[0]
     if not last and (null := _null_first(text[: match.start()])) is not None:
         return null
-    digits = match[1] + match[2].upper()
-    return Parsed(f"{digits[:4]}-{digits[4:]}", match[0])
-
-
-def to_float(raw: str, decimal_comma: bool) -> float:
-    """A number as written: ``1,234.5``, ``1.234,5``, ``4,117`` (a decimal comma when ``decimal_comma``)."""
-    text = raw.replace("−", "-").replace("\u202f", "").replace("\u00a0", "").replace(" ", "")
-    if "," in text and "." in text:
-        decimal = "," if text.rfind(",") > text.rfind(".") else "."
-        text = text.replace("." if decimal == "," else ",", "").replace(",", ".")
-    elif "," in text:
-        groups = text.split(",")
-        thousands = len(groups) > 2 or (not decimal_comma and len(groups[-1]) == 3)
-        text = text.replace(",", "") if thousands else text.replace(",", ".")
-    elif text.count(".") > 1:
-        text = text.replace(".", "")
-    return float(text)
-
-
-def _numbers(text: str) -> list[re.Match[str]]:
-    """Number tokens of ``text``, without years written in brackets ("(2024)")."""
-    masked = YEAR_IN_BRACKETS.sub(lambda m: " " * len(m[0]), text)
-    return list(_NUMBER.finditer(masked))
-
-
-def _is_year(token: str) -> bool:
-    return bool(re.fullmatch(r"(?:19|20)\d\d", token))
-
-
-_PLAIN_NUMBER = re.compile(
-    r"[\s:]*(?:[(\[]\s*(?:19|20)\d\d\s*[)\]][\s:]*)?(\d+(?:[.,]\d+)?)(?:\s*[(\[]\s*(?:19|20)\d\d\s*[)\]])?\s*"
-)
-"""One number with at most a separator, spaces, colons and bracketed years around it ("(2024): 1,630"): the
-common case, read as :func:`_parse_number`'s general case reads it, without its scans."""
+    return Parsed(normalise(match), match[0])
 
 
 def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
     if text[:1].isdecimal() and text.replace(".", "", 1).isdecimal():  # isdigit() takes "¹", float() refuses it
         return Parsed(float(text), text)
-    plain = _PLAIN_NUMBER.fullmatch(text)
+    plain = PLAIN_NUMBER.fullmatch(text)
     if plain is not None:
         return Parsed(to_float(plain[1], decimal_comma), plain[1])
-    tokens = [m for m in _numbers(text) if m[0].strip()]
+    tokens = [m for m in number_tokens(text) if m[0].strip()]
     if len(tokens) > 1:
-        tokens = [m for m in tokens if not _is_year(m[0].strip())] or tokens
+        tokens = [m for m in tokens if not is_year(m[0].strip())] or tokens
     if not tokens:
         return None if last else _null_first(text)
     match = tokens[-1] if last else tokens[0]

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 
 from lxml import etree, html
 
+from journals.domain.no_value import is_missing
+from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute
-from journals.integration.values import find_year, is_missing, parse_numbers
+from journals.vocabulary import label_key, normalise_label
 
 TEMPLATE_SIMILARITY = 0.85
 """Least Jaccard similarity of element-path sets for two pages to share a template."""
@@ -31,7 +33,6 @@ MAX_EQUAL_SHARE = 0.7
 MAX_VALUE_LENGTH = 120
 NUMERIC_SHARE = 0.9
 _INDEX = re.compile(r"\[\d+\]")
-_LABEL_CLEAN = re.compile(r"[\s:™®*]+|\(\s*(19|20)\d\d\s*\)")
 
 
 @dataclass(frozen=True)
@@ -53,11 +54,6 @@ class _ParsedPage:
     leaves: dict[str, str]
     """Text-node XPath → normalised text."""
     signature: frozenset[str]
-
-
-def normalise_label(text: str) -> str:
-    """A label as compared with the vocabulary's: case folded, colons, trademarks and years dropped."""
-    return _LABEL_CLEAN.sub(" ", text).strip().casefold()
 
 
 def _parse(page: CachedJournalPage) -> _ParsedPage | None:
@@ -158,8 +154,8 @@ def candidate_attributes(
 ) -> list[PhysicalAttribute]:
     """The candidate rules of every template group of one source's pages, as physical attributes.
 
-    ``label_vocabulary`` maps :func:`normalise_label` forms of labels to attribute names (the rules' labels);
-    ``titles`` maps record keys to their known titles: a rule reading them is labelled ``title``.
+    ``label_vocabulary`` maps :func:`~journals.vocabulary.label_key` forms of labels to attribute names (the
+    rules' labels); ``titles`` maps record keys to their known titles: a rule reading them is labelled ``title``.
     """
     by_shape: dict[str, list[CachedJournalPage]] = defaultdict(list)
     for page in pages:
@@ -250,7 +246,7 @@ def _label(
     """The vocabulary attribute a rule's label (or stripped prefix) names; ``title`` for a rule reading titles."""
     quoted = re.search(r"normalize-space\(\.\)='([^']*)'", rule)
     for text in (quoted[1] if quoted else "", prefix):
-        name = label_vocabulary.get(normalise_label(text))
+        name = label_vocabulary.get(label_key(text))
         if name:
             return name
     known = [k for k in values if k in titles]

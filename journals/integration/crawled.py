@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from journals.domain.issn import find_issns
+from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.candidates import CachedJournalPage, candidate_attributes
 from journals.integration.integrator import Integrated
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord, record_key
-from journals.integration.values import find_issns, find_year, parse_numbers
 
 NUMERIC_SHARE = 0.9
 IDENTITY_ATTRIBUTES = frozenset({"title"})

@@ -12,17 +12,18 @@ from typing import Any
 
 from rapidfuzz.utils import default_process
 
-from journals.integration.candidates import normalise_label
+from journals.domain.numbers import decimals_of
+from journals.domain.sites import load_sites
 from journals.integration.fusion import majority_vote
 from journals.integration.integrator import Integrated
 from journals.integration.linkage import linked_pairs
 from journals.integration.model import Observation, PhysicalAttribute, record_key
-from journals.integration.values import decimals_of
-from journals.vocabulary import load_attributes
+from journals.vocabulary import core_attribute_names, label_key, load_attributes
 
-LABEL_LESS = ("metricsdb",)
-"""Sites that publish no labels: their attributes are candidate rules, scored by the values they hold."""
-EVALUATED = ("issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip", "editor_in_chief")
+LABEL_LESS = tuple(site.name for site in load_sites() if not site.labelled)
+"""The sites whose pages label no value: their attributes are mapped by integration alone."""
+EVALUATED = tuple(name for name in core_attribute_names() if name != "title")
+"""The attributes an integration is scored on: the ``JournalItem`` fields but the title, which links records."""
 
 
 def label_vocabulary() -> dict[str, str]:
@@ -30,7 +31,7 @@ def label_vocabulary() -> dict[str, str]:
     labels: dict[str, str] = {}
     for attribute in load_attributes():
         for label in (*attribute.labels, attribute.name.replace("_", " ")):
-            labels.setdefault(normalise_label(label), attribute.name)
+            labels.setdefault(label_key(label), attribute.name)
     return labels
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 from rapidfuzz.utils import default_process
 
+from journals.domain.issn import is_valid as issn_is_valid
 from journals.integration.model import SourceRecord
-from journals.integration.values import issn_is_valid
 
 TITLE_THRESHOLD = 95.0
 """Least ``token_sort_ratio`` for a fuzzy title link."""
@@ -125,7 +125,10 @@ def _count(counts: Counter[str], uf: UnionFind, i: int, j: int, kind: str) -> No
 
 
 def _link_titles(records: Sequence[SourceRecord], uf: UnionFind, counts: Counter[str], threshold: float) -> None:
-    """Exact normalised titles, then fuzzy ones within blocks of a shared leading sorted token pair."""
+    """Exact normalised titles, then fuzzy ones within blocks of a shared leading sorted token pair.
+
+    The fuzzy pass scores each block at once (``process.extract``, in C) and asks :func:`titles_may_link` only
+    about the pairs that reach the threshold."""
     root_issns: dict[int, set[str]] = defaultdict(set)
     for i, record in enumerate(records):
         root_issns[uf.find(i)] |= record.issns
@@ -151,8 +154,8 @@ def _link_titles(records: Sequence[SourceRecord], uf: UnionFind, counts: Counter
                 pairs.append((float(score), key, other))
     for _, key_a, key_b in sorted(pairs, reverse=True):
         i, j = by_title[key_a][0], by_title[key_b][0]
-        if discriminating_tokens(records[i].title or "") != discriminating_tokens(records[j].title or ""):
-            counts["refused_title_guard"] += 1
+        if not titles_may_link(records[i].title or "", records[j].title or "", threshold):
+            counts["refused_title_guard"] += 1  # scored at least the threshold above: its tokens tell them apart
             continue
         _title_union(uf, counts, root_issns, i, j, known=1)
 

@@ -9,12 +9,11 @@ from urllib.parse import urldefrag, urljoin
 
 from lxml import etree
 
+from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree, parse_html
 from journals.pagecap import ELEMENT_TAG, page_prefix
 
-ISSN = re.compile(r"\b\d{4}-\d{3}[\dXx]\b")
-"""An ISSN as shown: ``NNNN-NNNC`` (check digit not validated here)."""
 _SPACES = re.compile(r"\s+")
 
 
@@ -123,7 +122,7 @@ def index_listing(
     node_at = tree.nodes_by_path()
     for region in regions:
         for mined in region.records:
-            issns = tuple(issn.upper() for issn in ISSN.findall(mined.text))
+            issns = tuple(issn.upper() for issn in SHOWN_ISSN.findall(mined.text))
             record: ListingRecord = (issns, mined.text, tuple(mined.xpaths))
             for xpath in mined.xpaths:
                 for anchor in tree.elements[node_at[xpath]].iter("a"):

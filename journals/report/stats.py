@@ -12,8 +12,10 @@ from sqlalchemy import Engine, func, inspect, select
 from journals.store.crawl_runs import CrawlRun, last_run
 from journals.store.integrated import IntegratedJournal, IntegratedValue
 from journals.store.models import AttributeValue, Journal, Source
+from journals.vocabulary import metric_names
 
-METRICS = ("impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip")
+METRICS = metric_names()
+"""The journal metrics whose distributions the report shows."""
 """The metrics whose distributions the report draws."""
 
 

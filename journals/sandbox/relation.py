@@ -10,6 +10,9 @@ import random
 from dataclasses import dataclass
 from functools import cached_property
 
+from journals.domain.issn import make_issn
+from journals.domain.sites import site_names
+
 FIELDS = (
     "Acoustics",
     "Agronomy",
@@ -208,24 +211,13 @@ LAST_NAMES = (
     "Yamamoto",
     "Zhang",
 )
-PUBLISHERS = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer")
-PUBLISHER_WEIGHTS = (30, 22, 10, 8, 14, 16)
+PUBLISHERS = site_names("publisher")
+"""The publishers of the hidden relation's journals: the registry's publishers."""
+PUBLISHER_WEIGHTS = {"elsevier": 30, "wiley": 22, "nature": 10, "bmj": 8, "oxford": 14, "springer": 16}
+"""Each publisher's weight in the draw of a journal's publisher."""
 METRIC_YEAR = 2024
 EDITION_CHANGE_SHARE = 0.1
 """The share of journals whose metrics change from one edition of the world to the next."""
-
-
-def issn_check_digit(digits7: str) -> str:
-    """The ISSN check character (``0``–``9`` or ``X``) for seven digits, by the mod-11 rule."""
-    total = sum(int(d) * w for d, w in zip(digits7, range(8, 1, -1), strict=True))
-    check = (11 - total % 11) % 11
-    return "X" if check == 10 else str(check)
-
-
-def make_issn(number: int) -> str:
-    """A valid ISSN ``NNNN-NNNC`` for a seven-digit number."""
-    digits = f"{number:07d}"
-    return f"{digits[:4]}-{digits[4:]}{issn_check_digit(digits)}"
 
 
 @dataclass(frozen=True)
@@ -294,7 +286,7 @@ class JournalRelation:
         return Journal(
             index=index,
             title=self.titles[index],
-            publisher=rng.choices(PUBLISHERS, PUBLISHER_WEIGHTS)[0],
+            publisher=rng.choices(PUBLISHERS, [PUBLISHER_WEIGHTS[p] for p in PUBLISHERS])[0],
             issn=make_issn((index * 7919 + self.seed * 104_729) % 5_000_000),
             eissn=make_issn(5_000_000 + (index * 6301 + self.seed * 1_299_709) % 5_000_000),
             impact_factor=impact_factor,

@@ -14,7 +14,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 
+from journals.domain.sites import site, site_names
 from journals.sandbox.relation import Journal, JournalRelation
+from journals.vocabulary import metric_names
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class SiteSpec:
     name: str
     kind: str
     """``publisher``, ``aggregator``, ``heldout`` or ``realweb`` (a publisher-like site with the real web's shapes,
-    listing a share of every publisher's journals)."""
+    listing a share of every publisher's journals), as the site registry says; ``trap`` for a traps world's site."""
     attributes: tuple[str, ...]
     """The projection: attributes this site publishes (``title`` always)."""
     page_size: int
@@ -36,10 +38,14 @@ class SiteSpec:
     wrong_rate: float = 0.0
 
 
-SITE_SPECS: tuple[SiteSpec, ...] = (
-    SiteSpec(
+def _registered(name: str, attributes: tuple[str, ...], page_size: int, **rates: float) -> SiteSpec:
+    """The spec of the registry's site ``name``, of the kind the registry (``settings/sites.json``) gives it."""
+    return SiteSpec(name, site(name).kind, attributes, page_size, **rates)
+
+
+_SPECS: tuple[SiteSpec, ...] = (
+    _registered(
         "elsevier",
-        "publisher",
         (
             "title",
             "issn",
@@ -53,27 +59,24 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
         ),
         page_size=25,
     ),
-    SiteSpec(
-        "wiley", "publisher", ("title", "issn", "eissn", "impact_factor", "editor_in_chief", "subject"), page_size=40
+    _registered(
+        "wiley", ("title", "issn", "eissn", "impact_factor", "editor_in_chief", "subject"), page_size=40
     ),
-    SiteSpec(
+    _registered(
         "nature",
-        "publisher",
         ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "editor_in_chief"),
         page_size=20,
     ),
-    SiteSpec(
-        "bmj", "publisher", ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"), page_size=30
+    _registered(
+        "bmj", ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"), page_size=30
     ),
-    SiteSpec(
+    _registered(
         "oxford",
-        "publisher",
         ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "editor_in_chief"),
         page_size=50,
     ),
-    SiteSpec(
+    _registered(
         "springer",
-        "publisher",
         (
             "title",
             "issn",
@@ -88,9 +91,8 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
         ),
         page_size=20,
     ),
-    SiteSpec(
+    _registered(
         "scimago",
-        "aggregator",
         ("title", "issn", "eissn", "sjr", "h_index", "citescore", "subject", "publisher"),
         page_size=50,
         selection_rate=0.6,
@@ -99,9 +101,8 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
         round_rate=0.02,
         wrong_rate=0.01,
     ),
-    SiteSpec(
+    _registered(
         "metricsdb",
-        "aggregator",
         ("title", "issn", "impact_factor", "citescore", "snip"),
         page_size=100,
         selection_rate=0.5,
@@ -110,8 +111,7 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
         round_rate=0.02,
         wrong_rate=0.01,
     ),
-    SiteSpec(
-        "heldout",
+    _registered(
         "heldout",
         ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
         page_size=30,
@@ -119,32 +119,32 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
     ),
     # Issue 13: sites with the shapes of the real web's journal lists (journals.sandbox.realsites). Each lists a
     # share of every publisher's journals, as the aggregators do, so the hidden relation stays as it was.
-    SiteSpec(
+    _registered(
         "openaccess",
-        "realweb",
         ("title", "issn", "eissn", "impact_factor", "citescore"),
         page_size=100,
         selection_rate=0.12,
     ),
-    SiteSpec(
+    _registered(
         "societypress",
-        "realweb",
         ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "editor_in_chief"),
         page_size=1000,
         selection_rate=0.08,
     ),
-    SiteSpec(
+    _registered(
         "campuspress",
-        "realweb",
         ("title", "issn", "eissn", "impact_factor", "citescore", "sjr", "editor_in_chief"),
         page_size=6,
         selection_rate=0.1,
     ),
 )
-PUBLISHER_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "publisher")
-REALWEB_NAMES = tuple(s.name for s in SITE_SPECS if s.kind == "realweb")
+SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[name] for name in site_names())
+"""Every site of the registry, in its order, as the sandbox builds it (a registry site without a spec here is a
+``KeyError`` on import: the sandbox simulates every site)."""
+PUBLISHER_NAMES = site_names("publisher")
+REALWEB_NAMES = site_names("realweb")
 """The sites built with the real web's shapes (issue 13); the crawler is measured on them by ``make evaluate``."""
-NUMERIC = frozenset({"impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip"})
+NUMERIC = frozenset(metric_names())
 LETTERS = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0-9")
 
 

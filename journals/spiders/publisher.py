@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
-import pkgutil
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -37,13 +35,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 LISTING_TITLE_LIMIT = 500
 """Characters of an entry's anchor text a journal request carries (its title when the listing is gone)."""
-
-
-def site_profiles() -> dict[str, dict[str, Any]]:
-    """The real publishers' profiles from ``settings/sites.json``."""
-    raw = pkgutil.get_data("settings", "sites.json")
-    assert raw is not None
-    return {k: v for k, v in json.loads(raw).items() if not k.startswith("_")}
 
 
 def index_letter(anchor_text: str) -> str:
@@ -563,22 +554,3 @@ class PublisherSpider(scrapy.Spider):
         self.crawler.stats.inc_value("journals/metrics_page_failed")
         request = failure.request
         yield self._journal_with_metrics(request.meta["source"], **request.cb_kwargs, metrics=None)
-
-
-class SiteSpider(PublisherSpider):
-    """A real publisher's spider: its start URL and allowed hosts come from ``settings/sites.json``."""
-
-    name = ""  # abstract: only the subclasses, named after their publisher, are spiders
-
-    @classmethod
-    def default_start_url(cls) -> str:
-        """The real site's start URL."""
-        return site_profiles()[cls.name]["start_url"]
-
-    def source_for(self, start_url: str) -> str:
-        """Records are always named after the publisher, on its real site or its sandbox twin."""
-        return self.name
-
-    def extra_hosts(self) -> list[str]:
-        """The hosts the real site keeps journal pages on, besides its start URL's."""
-        return list(site_profiles()[self.name].get("allowed_hosts", []))

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from sqlalchemy import Engine, text
 
+from journals.vocabulary import metric_names
+
 OVERVIEW_VIEW = "journal_overview"
 """Name of the view with one row per integrated journal."""
 
 TEXT_COLUMNS = ("issn", "eissn", "subject", "publisher", "editor_in_chief")
 """Fused attributes shown as their text value."""
 
-NUMBER_COLUMNS = ("impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip", "h_index", "apc")
+NUMBER_COLUMNS = (*metric_names(), "h_index", "apc")
 """Fused metrics shown as numbers."""
 
 

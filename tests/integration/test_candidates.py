@@ -1,6 +1,7 @@
-from journals.integration.candidates import CachedJournalPage, candidate_attributes, normalise_label
+from journals.integration.candidates import CachedJournalPage, candidate_attributes
 from journals.integration.evaluation import label_vocabulary
 from journals.sandbox.web import SandboxWeb
+from journals.vocabulary import label_key
 
 
 def pages(site, count=30):
@@ -43,4 +44,4 @@ def test_label_relative_rules_and_affixes_on_a_labelled_site():
     impact = labelled["impact_factor"]
     assert impact.year == 2024
     assert impact.kind == "number"
-    assert normalise_label("Impact Factor (2024):") == "impact factor"
+    assert label_key("Impact Factor (2024):") == "impact factor"

@@ -55,3 +55,18 @@ def test_title_link_refused_between_journals_with_disjoint_full_issn_sets():
 
 def test_linked_pairs():
     assert linked_pairs([["a", "b", "c"], ["d"]]) == {frozenset(p) for p in (("a", "b"), ("a", "c"), ("b", "c"))}
+
+
+def test_title_linkage_links_exactly_the_pairs_titles_may_link_accepts_within_a_block():
+    # Every pair shares its two alphabetically first title tokens: the block the fuzzy pass compares within.
+    pairs = [
+        ("Acta Physica XI", "Acta Physica XII"),
+        ("Journal of Molecular Liquids", "Journal of Molecular Liquids."),
+        ("Science & Justice", "Science and Justice"),
+        ("Annals of Physics", "Annals of Physic"),
+    ]
+    for a, b in pairs:
+        linkage = link_records([rec("a", "x", a), rec("b", "y", b)])
+        assert (len(linkage.clusters) == 1) == titles_may_link(a, b), (a, b)
+    refused = link_records([rec("a", "x", pairs[0][0]), rec("b", "y", pairs[0][1])])
+    assert refused.counts["refused_title_guard"] == 1

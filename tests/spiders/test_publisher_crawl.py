@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 from conftest import RunningSandbox, read_items, run_scrapy
 
-PUBLISHERS = ("elsevier", "wiley", "nature", "bmj", "oxford", "springer")
+from journals.domain.sites import real_sites
+
+PUBLISHERS = tuple(site.name for site in real_sites())
 
 
 def crawl(spider: str, tmp_path: Path, *args: str) -> list[dict]:

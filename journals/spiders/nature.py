@@ -1,9 +1,0 @@
-"""Nature: the real site's start URL and hosts (settings/sites.json); runs on its sandbox twin with -a start_url=."""
-
-from journals.spiders.publisher import SiteSpider
-
-
-class NatureSpider(SiteSpider):
-    """Crawl Nature's A–Z journal index."""
-
-    name = "nature"

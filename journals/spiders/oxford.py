@@ -1,9 +1,0 @@
-"""Oxford: the real site's start URL and hosts (settings/sites.json); runs on its sandbox twin with -a start_url=."""
-
-from journals.spiders.publisher import SiteSpider
-
-
-class OxfordSpider(SiteSpider):
-    """Crawl Oxford's A–Z journal index."""
-
-    name = "oxford"

@@ -1,0 +1,41 @@
+"""The ISSN rule: the standard's examples, every form a page writes, and the one normalised form."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from journals.domain.issn import ISSN, check_character, check_ok, find_issns, is_valid, make_issn, normalise
+
+
+def test_check_character_of_the_standards_examples() -> None:
+    assert check_character("0317847") == "1"  # ISSN 0317-8471, the standard's example
+    assert check_character("2434561") == "X"  # ISSN 2434-561X
+    assert make_issn(317847) == "0317-8471"
+
+
+def test_valid_and_invalid_forms() -> None:
+    assert is_valid("0028-0836") and is_valid("1050-124X") and is_valid("1050124x")
+    assert not is_valid("0028-0837") and not is_valid("1050-1240")
+    assert not is_valid("0028-083") and not is_valid("ABCD-0836") and not is_valid("0028-08¹6")
+
+
+def test_find_issns_skips_bad_check_characters_and_repeats() -> None:
+    text = "Print ISSN: 0028-0836 | Online 14764687, phone 1234-5678, again 0028 0836, 1050–124x"
+    assert find_issns(text) == ["0028-0836", "1476-4687", "1050-124X"]
+    assert find_issns(None) == [] and find_issns("no12345678") == []
+
+
+@given(st.integers(min_value=0, max_value=9_999_999), st.sampled_from(("-", "", " ", "–")))
+def test_every_made_issn_is_found_in_any_written_form(number: int, dash: str) -> None:
+    issn = make_issn(number)
+    written = issn.replace("-", dash).lower()
+    match = ISSN.search(f"ISSN {written}.")
+    assert match is not None and normalise(match) == issn
+    assert check_ok(match[1] + match[2]) and is_valid(issn.lower())
+
+
+def test_other_scripts_digits_make_no_issn() -> None:
+    arabic = "00280836".translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    assert ISSN.search(arabic) is not None  # \d matches them
+    assert not check_ok(arabic) and not is_valid(arabic) and find_issns(arabic) == []
