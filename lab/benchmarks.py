@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from lab.crawlrun import CrawlRun, run_scrapy_command, sandbox_process
+from lab.crawlrun import ScrapyRun, run_scrapy_command, sandbox_process
 
 
 @dataclass
@@ -57,15 +57,15 @@ def _crawl_args(start_urls: str, database: Path, *extra: str) -> list[str]:
     ]
 
 
-def _median_run(runs: list[CrawlRun], key: Callable[[CrawlRun], float]) -> float:
+def _median_run(runs: list[ScrapyRun], key: Callable[[ScrapyRun], float]) -> float:
     return statistics.median(key(r) for r in runs)
 
 
 def bench_crawl_and_replay(repeats: int, journals: int = 2000) -> list[Figure]:
     """Crawl pages/s against ``scrapy bench``; cache replay (sandbox stopped) against the live crawl."""
     reference = [run_scrapy_command(["bench", "-s", "LOG_LEVEL=INFO"]) for _ in range(repeats)]
-    live: list[CrawlRun] = []
-    replay: list[CrawlRun] = []
+    live: list[ScrapyRun] = []
+    replay: list[ScrapyRun] = []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as folder:
             database = Path(folder) / "bench.db"

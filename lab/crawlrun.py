@@ -89,7 +89,7 @@ def sandbox_process(seed: int = 1, journals: int = 2000, *extra: str) -> Iterato
 
 
 @dataclass
-class CrawlRun:
+class ScrapyRun:
     """What one ``scrapy`` run printed: its exit code, its stats dump, its log, its wall time."""
 
     returncode: int
@@ -104,7 +104,7 @@ class CrawlRun:
         return self.stats.get("response_received_count", 0) / max(self.stats.get("elapsed_time_seconds", 1e-9), 1e-9)
 
 
-def run_scrapy_command(args: Sequence[str], env: dict[str, str] | None = None, timeout: float = 3600) -> CrawlRun:
+def run_scrapy_command(args: Sequence[str], env: dict[str, str] | None = None, timeout: float = 3600) -> ScrapyRun:
     """Run ``scrapy ARGS`` in the project, parsing the stats it dumps and sampling its peak memory."""
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -127,7 +127,7 @@ def run_scrapy_command(args: Sequence[str], env: dict[str, str] | None = None, t
                 raise
     stats = stats_from_log(log)
     peak = max(peak, stats.get("memusage/max", 0))
-    return CrawlRun(process.returncode, stats, log, time.perf_counter() - started, peak)
+    return ScrapyRun(process.returncode, stats, log, time.perf_counter() - started, peak)
 
 
 def stats_from_log(log: str) -> dict:

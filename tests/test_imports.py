@@ -28,7 +28,7 @@ MODULES: dict[str, Path] = {_module_name(path): path for path in sorted(PACKAGE_
 LAB_MODULES: dict[str, Path] = {_module_name(path): path for path in sorted((PROJECT_ROOT / "lab").rglob("*.py"))}
 
 PURE = (
-    "journals.collector",
+    "journals.gc_pause",
     "journals.decoding",
     "journals.domain",
     "journals.entries",

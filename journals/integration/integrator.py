@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from journals.collector import cyclic_gc_paused
+from journals.gc_pause import cyclic_gc_paused
 from journals.integration.distance import MATCH_THRESHOLD, Distance, direct_distances, indirect_distances
 from journals.integration.fusion import Claim, FusionResult, ItemKey, fuse
 from journals.integration.linkage import Linkage, link_records

@@ -6,7 +6,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from journals.collector import cyclic_gc_paused
+from journals.gc_pause import cyclic_gc_paused
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
 from journals.mdr.tagtree import TagTree, parse_html
@@ -67,7 +67,7 @@ def mine_data_regions(
 
     ``k`` is the longest generalized node, ``threshold`` the normalised edit distance under which two
     generalized nodes are similar. An empty or unparsable page has no regions. With ``pause_collector``,
-    the cyclic garbage collector is off while the page is mined (:mod:`journals.collector`: mining makes no
+    the cyclic garbage collector is off while the page is mined (:mod:`journals.gc_pause`: mining makes no
     cycles, its passes cost about 5%); the crawl's pipeline, mining in worker threads beside the reactor, keeps
     it on, since a process-wide switch held by threads that often overlap would starve it. Regions inside a
     ``<nav>`` are left out unless ``navigation`` (see :func:`mine_tag_tree`). With ``max_nodes`` (e.g.

@@ -13,7 +13,7 @@ from html import escape
 
 from journals.sandbox.markup import link, number, page
 from journals.sandbox.relation import METRIC_YEAR
-from journals.sandbox.templates import SiteTemplates
+from journals.sandbox.site_templates import SiteTemplates
 
 
 class HeldoutTemplates(SiteTemplates):

@@ -28,8 +28,8 @@ from urllib.parse import parse_qs
 from journals.sandbox.markup import link, number
 from journals.sandbox.realweb import RealWebTemplates, metrics_block, shown_text
 from journals.sandbox.relation import FIELDS, METRIC_YEAR
+from journals.sandbox.site_templates import Rendered
 from journals.sandbox.sources import LETTERS, slugify
-from journals.sandbox.templates import Rendered
 
 
 def page_param(query: str, name: str = "page") -> int:

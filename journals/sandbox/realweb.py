@@ -17,8 +17,8 @@ from html import escape
 
 from journals.sandbox.markup import link, number, page
 from journals.sandbox.relation import FIELDS, METRIC_YEAR
+from journals.sandbox.site_templates import Rendered, SiteTemplates
 from journals.sandbox.sources import slugify
-from journals.sandbox.templates import Rendered, SiteTemplates
 
 MONTHS = (
     "January",

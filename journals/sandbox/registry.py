@@ -1,7 +1,7 @@
 """Each sandbox site's templates by site name: the generated publishers, the held-out site and the real web's shapes.
 
-The registry lives apart from :mod:`journals.sandbox.templates` because the held-out and real-web templates
-subclass that module's :class:`~journals.sandbox.templates.SiteTemplates`: listing them there made the modules
+The registry lives apart from :mod:`journals.sandbox.site_templates` because the held-out and real-web templates
+subclass that module's :class:`~journals.sandbox.site_templates.SiteTemplates`: listing them there made the modules
 import each other.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from journals.sandbox.heldout import HeldoutTemplates
 from journals.sandbox.realsites import CampusPressTemplates, OpenAccessTemplates, SocietyPressTemplates
-from journals.sandbox.templates import (
+from journals.sandbox.site_templates import (
     BMJTemplates,
     ElsevierTemplates,
     MetricsDBTemplates,

@@ -221,7 +221,7 @@ EDITION_CHANGE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
-class Journal:
+class SandboxJournal:
     """One journal of the hidden relation, with its true current values."""
 
     index: int
@@ -275,7 +275,7 @@ class JournalRelation:
     def __len__(self) -> int:
         return self.size
 
-    def journal(self, index: int) -> Journal:
+    def journal(self, index: int) -> SandboxJournal:
         """The journal at ``index``, rebuilt from the seed alone."""
         rng = random.Random(f"journal:{self.seed}:{index}")
         impact_factor = round(rng.lognormvariate(1.0, 0.7), 3)
@@ -283,7 +283,7 @@ class JournalRelation:
             update = random.Random(f"edition:{self.seed}:{self.edition}:{index}")
             if update.random() < EDITION_CHANGE_SHARE:
                 impact_factor = round(impact_factor * update.uniform(0.85, 1.25), 3)
-        return Journal(
+        return SandboxJournal(
             index=index,
             title=self.titles[index],
             publisher=rng.choices(PUBLISHERS, [PUBLISHER_WEIGHTS[p] for p in PUBLISHERS])[0],

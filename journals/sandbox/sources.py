@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from journals.domain.sites import site, site_names
-from journals.sandbox.relation import Journal, JournalRelation
+from journals.sandbox.relation import JournalRelation, SandboxJournal
 from journals.vocabulary import metric_names
 
 
@@ -192,7 +192,7 @@ class Site:
         """Journal index per URL slug."""
         return {slugify(self.relation.titles[i]): i for i in self.journal_indices}
 
-    def journal(self, index: int) -> Journal:
+    def journal(self, index: int) -> SandboxJournal:
         """The hidden journal at ``index``."""
         return self.relation.journal(index)
 
@@ -200,7 +200,7 @@ class Site:
         """A random stream fixed by the world's seed, this site, one journal and a purpose."""
         return random.Random(f"{purpose}:{self.relation.seed}:{self.name}:{index}")
 
-    def shown_values(self, journal: Journal) -> dict[str, object]:
+    def shown_values(self, journal: SandboxJournal) -> dict[str, object]:
         """What this site shows for ``journal``: projected attributes after the error operator, None if absent."""
         rng = self.rng(journal.index, "error")
         spec = self.spec

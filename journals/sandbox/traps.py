@@ -21,8 +21,8 @@ from functools import cached_property
 from typing import Any
 
 from journals.sandbox.relation import JournalRelation
+from journals.sandbox.site_templates import SiteTemplates
 from journals.sandbox.sources import Site, SiteSpec, letter_of
-from journals.sandbox.templates import SiteTemplates
 from journals.sandbox.trapsites import ENDLESS_PAGE_SIZE, TRAP_TEMPLATES, TrapTemplates
 from journals.sandbox.truth import site_truth
 from journals.sandbox.web import SandboxWeb, WebResponse

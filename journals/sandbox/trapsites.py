@@ -34,9 +34,9 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from journals.sandbox.markup import link
-from journals.sandbox.relation import FIELDS, Journal, make_issn
+from journals.sandbox.relation import FIELDS, SandboxJournal, make_issn
+from journals.sandbox.site_templates import Rendered, SpringerTemplates
 from journals.sandbox.sources import LETTERS, Site, slugify
-from journals.sandbox.templates import Rendered, SpringerTemplates
 from journals.sandbox.web import WebResponse
 
 MADE_UP_BASE = 10_000_000
@@ -113,7 +113,7 @@ class TrapTemplates(SpringerTemplates):
             return made_up_title(self.site.relation.seed, self._made_up[index])
         return self.site.relation.titles[index]
 
-    def values(self, index: int) -> tuple[Journal, dict[str, object]]:
+    def values(self, index: int) -> tuple[SandboxJournal, dict[str, object]]:
         """A real journal's values; a made-up one borrows a real journal's figures under its own title and ISSNs."""
         if index not in self._made_up:
             return super().values(index)

@@ -8,8 +8,8 @@ from functools import cached_property
 
 from journals.sandbox.registry import TEMPLATES
 from journals.sandbox.relation import JournalRelation
+from journals.sandbox.site_templates import Redirect, SiteTemplates
 from journals.sandbox.sources import SITE_SPECS, Site
-from journals.sandbox.templates import Redirect, SiteTemplates
 
 ROBOTS_TXT = """User-agent: *
 Disallow: /*/search

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from journals.collector import cyclic_gc_paused
+from journals.gc_pause import cyclic_gc_paused
 from journals.integration.distance import direct_distances, indirect_distances
 from journals.integration.fusion import Claim, fuse
 from journals.integration.integrator import claims_by_item, name_mappings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import threading
 
-from journals.collector import cyclic_gc_paused
+from journals.gc_pause import cyclic_gc_paused
 
 
 def test_a_pause_ending_while_another_thread_is_paused_leaves_the_collector_off() -> None:

@@ -13,7 +13,7 @@ from html import escape
 from urllib.parse import parse_qs
 
 from journals.sandbox.markup import link, number, page
-from journals.sandbox.relation import METRIC_YEAR, Journal
+from journals.sandbox.relation import METRIC_YEAR, SandboxJournal
 from journals.sandbox.sources import LETTERS, Site, letter_of, slugify
 
 
@@ -168,7 +168,7 @@ class SiteTemplates:
         """A journal's metrics page (the extra hop), None when it has none."""
         return None
 
-    def values(self, index: int) -> tuple[Journal, dict[str, object]]:
+    def values(self, index: int) -> tuple[SandboxJournal, dict[str, object]]:
         """The journal and the values this site shows for it."""
         journal = self.site.journal(index)
         return journal, self.site.shown_values(journal)
