@@ -38,12 +38,14 @@ def page_prefix(page: str | bytes, tag: re.Pattern[str], limit: int) -> PagePref
     A ``bytes`` page is searched with the same expression on bytes (ASCII-compatible encodings: the cut falls on
     a ``<``, never inside a multi-byte character). One pass over the page, whatever ``limit``.
     """
-    pattern: re.Pattern = _bytes_pattern(tag) if isinstance(page, bytes) else tag
+    starts = (m.start() for m in _bytes_pattern(tag).finditer(page)) if isinstance(page, bytes) else (
+        m.start() for m in tag.finditer(page)
+    )
     cut = -1
     count = 0
-    for count, match in enumerate(pattern.finditer(page), 1):
+    for count, start in enumerate(starts, 1):
         if count == limit + 1:
-            cut = match.start()
+            cut = start
     if cut < 0:
         return PagePrefix(page, 0)
     return PagePrefix(page[:cut], count - limit)

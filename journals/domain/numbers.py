@@ -34,7 +34,7 @@ def parse_numbers(texts: Sequence[str | None]) -> list[tuple[float, int] | None]
     A comma is a decimal comma when the vector also writes decimal points (one site, two locales), or when
     it is not followed by exactly three digits; otherwise it separates thousands (``2,290``).
     """
-    cleaned = [None if is_missing(t) else _NUMBER_TEXT.match(t.strip()) for t in texts]
+    cleaned = [None if t is None or is_missing(t) else _NUMBER_TEXT.match(t.strip()) for t in texts]
     bodies = [m[1].replace("\u202f", "").replace(" ", "") if m else None for m in cleaned]
     has_points = any(b is not None and "." in b for b in bodies)
     parsed: list[tuple[float, int] | None] = []

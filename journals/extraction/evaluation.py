@@ -106,7 +106,7 @@ def same(a: Any, b: Any) -> bool:
     """Whether two normalised values agree (numbers within :data:`TOLERANCE`)."""
     if isinstance(a, float) and isinstance(b, float) and not isinstance(a, bool) and not isinstance(b, bool):
         return abs(a - b) <= TOLERANCE
-    return a == b
+    return bool(a == b)
 
 
 def item_values(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -135,9 +135,9 @@ def evaluate(
         score = report.sites[site] = SiteScore(journals=len(site_truth["journals"]))
         for journal in site_truth["journals"]:
             truth_urls.add(journal["url"])
-            item = by_url.get(journal["url"])
-            extracted = item_values(item) if item is not None else {}
-            score.matched += item is not None
+            found = by_url.get(journal["url"])
+            extracted = item_values(found) if found is not None else {}
+            score.matched += found is not None
             for name, expected in journal["values"].items():
                 _count(score, name, normalise(expected), normalise(extracted.get(name)))
         score.cells = {k: v for k, v in score.cells.items() if v.tp + v.fp + v.fn}

@@ -158,8 +158,8 @@ def rule_parts(xpath: str) -> RuleParts | None:
         arguments = _arguments(rest[:-1])
         if not arguments:
             return None
-        literals = [_literal_value(a) for a in arguments[1:]]
-        if None in literals or len(literals) != (0 if name == "normalize-space" else 1):
+        literals = [literal for a in arguments[1:] if (literal := _literal_value(a)) is not None]
+        if len(literals) != len(arguments) - 1 or len(literals) != (0 if name == "normalize-space" else 1):
             return None
         operations.append((_FUNCTIONS[name], literals[0] if literals else ""))
         expression = arguments[0]
@@ -235,6 +235,7 @@ def _literal_value(text: str) -> str | None:
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" and text[0] not in text[1:-1]:
         return text[1:-1]
     if text.startswith("concat(") and text.endswith(")"):
-        parts = [_literal_value(a) for a in _arguments(text[7:-1])]
-        return None if None in parts else "".join(parts)  # type: ignore[arg-type]
+        arguments = _arguments(text[7:-1])
+        parts = [part for a in arguments if (part := _literal_value(a)) is not None]
+        return "".join(parts) if len(parts) == len(arguments) else None
     return None

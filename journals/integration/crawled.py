@@ -62,7 +62,7 @@ def integration_inputs(
     key_of = {j.id: record_key(j.name, j.url) for j in journals}
     source_of = {j.id: j.name for j in journals}
     by_journal: dict[int, dict[str, str]] = defaultdict(dict)
-    columns: dict[tuple[str, str], list] = defaultdict(list)
+    columns: dict[tuple[str, str], list[Any]] = defaultdict(list)
     for row in values:
         if row.journal_id not in key_of or row.value is None:
             continue
@@ -95,7 +95,7 @@ def integration_inputs(
     )
 
 
-def _row_attribute(source: str, attribute: str, column: list, key_of: Mapping[int, str]) -> PhysicalAttribute:
+def _row_attribute(source: str, attribute: str, column: list[Any], key_of: Mapping[int, str]) -> PhysicalAttribute:
     """One (source, attribute) of the crawled rows as a physical attribute labelled with its name."""
     raws = [row.raw_value or row.value for row in column]
     parsed = parse_numbers([str(raw) for raw in raws])

@@ -60,8 +60,8 @@ def gold_attribute(attribute: PhysicalAttribute, truth: Mapping[str, Any]) -> st
 
 def _same(observation: Observation, value: object) -> bool:
     if isinstance(value, float | int) and observation.number is not None:
-        return abs(observation.number - float(value)) <= 0.5 * 10 ** -(observation.decimals or 0) + 1e-9
-    return default_process(observation.text) == default_process(str(value))
+        return abs(observation.number - float(value)) <= 0.5 * 10.0 ** -(observation.decimals or 0) + 1e-9
+    return bool(default_process(observation.text) == default_process(str(value)))
 
 
 def _correct(value: object, truth_value: object) -> bool:
@@ -111,9 +111,10 @@ def evaluate_mappings(result: Integrated, truth: Mapping[str, Any]) -> dict[str,
     }
     by_gold: dict[str, list[str]] = defaultdict(list)
     for name in sorted(kept):
-        if gold[name] and result.attributes[name].values:
-            by_gold[gold[name]].append(name)
-    true = set()
+        gold_name = gold[name]
+        if gold_name and result.attributes[name].values:
+            by_gold[gold_name].append(name)
+    true: set[frozenset[str]] = set()
     for names in by_gold.values():
         for i, a in enumerate(names):
             unit = result.attributes[a].unit
@@ -145,7 +146,7 @@ def evaluate_fusion(result: Integrated, truth: Mapping[str, Any], gold: Mapping[
     voted = majority_vote(result.items)
     figures: dict[str, Any] = {}
     for attribute in EVALUATED:
-        scores = Counter()
+        scores: Counter[str] = Counter()
         for (journal, name), fused in result.fusion.values.items():
             if name != attribute or journal not in journal_id:
                 continue
