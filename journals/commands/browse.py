@@ -29,10 +29,8 @@ from scrapy.exceptions import UsageError
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
-# Register the tables that the views read and that the snapshot copies.
-import journals.store.crawl_runs  # noqa: F401
 from journals.store import DatabaseError, create_schema, database_url, engine_from_url
-from journals.store.integrated import IntegratedJournal
+from journals.store.models import IntegratedJournal
 from journals.store.snapshot import copy_to_sqlite
 from journals.store.views import create_views
 

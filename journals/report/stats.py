@@ -10,8 +10,7 @@ from typing import Any
 from sqlalchemy import Engine, func, inspect, select
 
 from journals.store.crawl_runs import CrawlRun, last_run
-from journals.store.integrated import IntegratedJournal, IntegratedValue
-from journals.store.models import AttributeValue, Journal, Source
+from journals.store.models import AttributeValue, IntegratedJournal, IntegratedValue, Journal, Source
 
 METRICS = ("impact_factor", "five_year_impact_factor", "citescore", "sjr", "snip")
 """The metrics whose distributions the report draws."""

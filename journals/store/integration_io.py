@@ -19,8 +19,16 @@ from journals.integration.evaluation import record_key
 from journals.integration.integrator import Integrated
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute, SourceRecord
 from journals.integration.values import find_issns, find_year, parse_numbers
-from journals.store.integrated import AttributeMappingRow, IntegratedJournal, IntegratedMember, IntegratedValue
-from journals.store.models import AttributeValue, CachedPage, Journal, Source
+from journals.store.models import (
+    AttributeMappingRow,
+    AttributeValue,
+    CachedPage,
+    IntegratedJournal,
+    IntegratedMember,
+    IntegratedValue,
+    Journal,
+    Source,
+)
 
 NUMERIC_SHARE = 0.9
 IDENTITY_ATTRIBUTES = frozenset({"title"})
