@@ -46,11 +46,11 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from journals.extensions.database import crawl_database
 from journals.health import (
-    CHECKED_FIELDS,
     START_FAILED_STATS,
     TRAPS_STATS,
     Margins,
@@ -61,9 +61,9 @@ from journals.health import (
     trapped,
 )
 from journals.items import JournalItem
-from journals.store import DatabaseError, database_url, engine_from_url
-from journals.store.crawl_runs import CrawlRun
-from journals.store.models import AttributeValue, Journal, Source, utcnow
+from journals.store import DatabaseError, database_url
+from journals.store.crawl_history import crawl_since, previous_crawls
+from journals.store.models import utcnow
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -78,9 +78,9 @@ EXAMPLES_KEPT = 3
 class HealthExtension:
     """Validate items as they are scraped; compare the crawl with the previous one as the spider closes."""
 
-    def __init__(self, crawler: Crawler, url: str, margins: Margins, max_invalid: float, max_error_rate: float):
+    def __init__(self, crawler: Crawler, margins: Margins, max_invalid: float, max_error_rate: float):
+        """Hold the margins and bounds; the previous crawls are read when the spider opens."""
         self.crawler = crawler
-        self.url = url
         self.margins = margins
         self.max_invalid = max_invalid
         self.max_error_rate = max_error_rate
@@ -100,7 +100,7 @@ class HealthExtension:
         if not settings.getbool("HEALTH_ENABLED", True):
             raise NotConfigured
         try:
-            url = database_url(settings)
+            database_url(settings)
         except DatabaseError as error:
             raise NotConfigured(str(error)) from error
         margins = Margins(
@@ -109,7 +109,6 @@ class HealthExtension:
         )
         extension = cls(
             crawler,
-            url,
             margins,
             max_invalid=settings.getfloat("HEALTH_MAX_INVALID_ITEMS", 0.0),
             max_error_rate=settings.getfloat("HEALTH_MAX_ERROR_RATE", 0.2),
@@ -220,73 +219,9 @@ class HealthExtension:
         return []
 
     def _read(self, query: Callable[[Engine], dict[str, SourceSnapshot]]) -> dict[str, SourceSnapshot] | None:
-        """Run ``query`` on the database; None (and a warning) when it cannot be read."""
-        engine = None
+        """Run ``query`` on the crawl's database; None (and a warning) when it cannot be read."""
         try:
-            engine = engine_from_url(self.url)
-            return query(engine)
+            return query(crawl_database(self.crawler).engine)
         except (DatabaseError, SQLAlchemyError) as error:
             logger.warning("Crawl health check: cannot read the database (%s)", str(error).splitlines()[0])
             return None
-        finally:
-            if engine is not None:
-                engine.dispose()
-
-
-def previous_crawls(engine: Engine, before: datetime, span: timedelta) -> dict[str, SourceSnapshot]:
-    """Per source, its last crawl before ``before``: the journals written since the start of the crawl run that
-    wrote its latest one (``crawl_runs``), and never more than ``span`` before that latest one.
-
-    Two crawls of one day are two crawls: on the sandbox, whose port and so whose journal URLs change from run
-    to run, a window of ``span`` alone would add them up.
-    """
-    journals = _journal_times(engine, Journal.crawled_at < before)
-    latest = {source: max(times.values()) for source, times in journals.items()}
-    with engine.connect() as conn:
-        runs = conn.execute(
-            select(CrawlRun.started_at, CrawlRun.finished_at).where(
-                CrawlRun.started_at.is_not(None), CrawlRun.finished_at < before
-            )
-        ).all()
-    since = {}
-    for source, when in latest.items():
-        starts = [started for started, finished in runs if started <= when <= finished]
-        since[source] = max([when - span, *starts])
-    kept = {
-        source: {journal for journal, when in times.items() if when >= since[source]}
-        for source, times in journals.items()
-    }
-    return _snapshots(engine, kept, lambda source, when: since[source] <= when < before)
-
-
-def crawl_since(engine: Engine, since: datetime) -> dict[str, SourceSnapshot]:
-    """Per source, the journals this crawl wrote (``crawled_at`` at or after ``since``)."""
-    journals = _journal_times(engine, Journal.crawled_at >= since)
-    return _snapshots(engine, {s: set(times) for s, times in journals.items()}, lambda _source, when: when >= since)
-
-
-def _journal_times(engine: Engine, condition: Any) -> dict[str, dict[int, datetime]]:
-    """Per source name, journal id → ``crawled_at`` of the journals matching ``condition``."""
-    query = select(Source.name, Journal.id, Journal.crawled_at).join(Journal).where(condition)
-    found: dict[str, dict[int, datetime]] = {}
-    with engine.connect() as conn:
-        for source, journal_id, crawled_at in conn.execute(query):
-            found.setdefault(source, {})[journal_id] = crawled_at
-    return found
-
-
-def _snapshots(
-    engine: Engine, journals: dict[str, set[int]], fresh: Callable[[str, datetime], bool]
-) -> dict[str, SourceSnapshot]:
-    """Per source, its journals and per checked field how many have a value row that ``fresh`` accepts."""
-    source_of = {journal: source for source, ids in journals.items() for journal in ids}
-    filled: dict[str, Counter[str]] = {source: Counter() for source in journals}
-    query = select(AttributeValue.journal_id, AttributeValue.attribute, AttributeValue.crawled_at).where(
-        AttributeValue.attribute.in_(CHECKED_FIELDS)
-    )
-    with engine.connect() as conn:
-        for journal_id, attribute, crawled_at in conn.execute(query):
-            source = source_of.get(journal_id)
-            if source is not None and fresh(source, crawled_at):
-                filled[source][attribute] += 1
-    return {source: SourceSnapshot(len(ids), dict(filled[source])) for source, ids in journals.items()}

@@ -10,6 +10,7 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
 from journals.sandbox.relation import make_issn
+from journals.store import open_database
 
 
 class MemoryRuleStore:
@@ -89,9 +90,10 @@ async def test_rules_are_saved_and_reused_by_the_next_crawl() -> None:
 @deferred_f_from_coro_f
 async def test_sql_rule_store_round_trip(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'rules.db'}"
-    store = SQLRuleStore(url)
-    await _run(ExtractionPipeline(store), [_pages(n) for n in range(6)])
-    reopened = SQLRuleStore(url)
-    loaded = reopened.load("site")
-    reopened.close()
+    engine = open_database(url)
+    await _run(ExtractionPipeline(SQLRuleStore(engine)), [_pages(n) for n in range(6)])
+    engine.dispose()
+    reopened = open_database(url)
+    loaded = SQLRuleStore(reopened).load("site")
+    reopened.dispose()
     assert any("impact_factor" in rules for rules in loaded.values())

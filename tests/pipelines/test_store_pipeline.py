@@ -59,6 +59,7 @@ def settings(tmp_path, monkeypatch):
         "DATABASE_RETRY_DELAY": 0.01,
         "DATABASE_UNSAVED_DIR": str(tmp_path / "unsaved"),
         "ITEM_PIPELINES": {"journals.pipelines.store.SQLStorePipeline": 900},
+        "EXTENSIONS": {"journals.extensions.database.CrawlDatabase": 100},
     }
 
 
@@ -221,7 +222,7 @@ def stored_journals(url):
 
 @deferred_f_from_coro_f
 async def test_a_journal_under_many_session_urls_is_stored_once_across_batches_and_crawls(settings, caplog):
-    from journals.extensions.health import crawl_since
+    from journals.store.crawl_history import crawl_since
     from journals.store.models import utcnow
 
     caplog.set_level("DEBUG", logger="journals.pipelines.store")
