@@ -18,6 +18,7 @@ from journals.extensions.database import crawl_database
 from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
+from journals.pipelines.adapted import journal_pages
 from journals.store import load_rules, save_rules
 from journals.vocabulary import load_attributes
 
@@ -99,9 +100,12 @@ class ExtractionPipeline:
         return cls(SQLRuleStore(crawl_database(crawler).engine), crawler)
 
     async def process_item(self, item: Any) -> Any:
-        """Return the :class:`JournalItem` extracted from ``item`` when it is a :class:`JournalPages`."""
-        if not isinstance(item, JournalPages):
+        """Return the :class:`JournalItem` extracted from ``item`` when it is a journal's pages (a
+        :class:`JournalPages`, or any item kind with its fields: :mod:`journals.pipelines.adapted`)."""
+        journal = journal_pages(item)
+        if journal is None:
             return item
+        item = journal
         if self.crawler is not None and unchanged_since_last_crawl(item, self.crawler.settings):
             self.crawler.stats.inc_value("extraction/unchanged_skipped")
             return JournalItem(source=item.source, url=item.url, unchanged=True)

@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
 from journals.extensions.database import crawl_database
 from journals.items import JournalItem
+from journals.pipelines.adapted import journal_record
 from journals.store import Duplicate, WriteResult, write_journals
 from journals.store.journal_keys import backfill_journal_keys
 from journals.store.models import utcnow
@@ -35,7 +36,9 @@ DUPLICATES_STAT = "journals/duplicate_journals"
 
 
 class SQLStorePipeline:
-    """Store every :class:`~journals.items.JournalItem` through :func:`journals.store.write_journals`.
+    """Store every journal record through :func:`journals.store.write_journals`: a
+    :class:`~journals.items.JournalItem`, or any item kind with its fields (a dict, a ``scrapy.Item``…, read through
+    ``itemadapter``: :func:`journals.pipelines.adapted.journal_record`).
 
     Items are buffered and written ``DATABASE_BATCH_SIZE`` at a time in a worker thread; the item that fills a
     batch waits for the write, which slows the crawl down to the database's pace. Other items pass through
@@ -102,12 +105,13 @@ class SQLStorePipeline:
     async def process_item(self, item: Any) -> Any:
         """Buffer a journal item and write the buffer once it holds a batch; return every item as it came, but
         drop from the feeds a journal a re-crawl found unchanged (its rows are only marked re-confirmed)."""
-        if isinstance(item, JournalItem):
-            self.pending_items.append(item)
+        record = journal_record(item)
+        if record is not None:
+            self.pending_items.append(record)
             if len(self.pending_items) >= self.batch_size and not self.failed:
                 await self._flush()
-            if item.unchanged:
-                raise DropItem(f"unchanged since the last crawl: {item.url}", log_level="DEBUG")
+            if record.unchanged:
+                raise DropItem(f"unchanged since the last crawl: {record.url}", log_level="DEBUG")
         return item
 
     async def close_spider(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -97,3 +98,12 @@ async def test_sql_rule_store_round_trip(tmp_path: Path) -> None:
     loaded = SQLRuleStore(reopened).load("site")
     reopened.dispose()
     assert any("impact_factor" in rules for rules in loaded.values())
+
+
+@deferred_f_from_coro_f
+async def test_a_journal_s_pages_as_a_dict_are_extracted_as_the_dataclass_is() -> None:
+    as_dict = dataclasses.asdict(_pages(3))
+    from_dict, from_dataclass = await _run(ExtractionPipeline(), [as_dict, _pages(3)])
+    assert isinstance(from_dict, JournalItem)
+    assert from_dict == from_dataclass
+    assert (from_dict.issn, from_dict.impact_factor) == (_issn(3), 4.12)
