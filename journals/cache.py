@@ -31,7 +31,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.decoding import decode_html
-from journals.extensions.database import crawl_database
+from journals.extensions.database import crawl_database, require_database
 from journals.store.models import utcnow
 from journals.store.page_cache import read_cached_page, write_cached_page
 
@@ -56,7 +56,12 @@ class SQLCacheStorage:
     """``HTTPCACHE_STORAGE`` keeping responses in the ``cached_pages`` table of ``DATABASE_URL``."""
 
     def __init__(self, settings: BaseSettings) -> None:
-        """Read the settings; the database is the crawl's own, taken in :meth:`open_spider`."""
+        """Read the settings; the database is the crawl's own, taken in :meth:`open_spider`.
+
+        Raises :class:`journals.store.DatabaseError` when the crawl will have no database, so that the crawl stops
+        before it starts.
+        """
+        require_database(settings)
         self.expiration_secs = settings.getint("HTTPCACHE_EXPIRATION_SECS")
         self._engine: Engine | None = None
         self._fingerprinter: RequestFingerprinterProtocol | None = None

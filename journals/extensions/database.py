@@ -28,14 +28,19 @@ from weakref import WeakKeyDictionary
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
 
 from journals.store import DatabaseError, database_url, open_database
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from sqlalchemy import Engine
 
 logger = logging.getLogger(__name__)
+
+_NOT_ENABLED = "journals.extensions.database.CrawlDatabase, the crawl's database, is not enabled in EXTENSIONS"
 
 _handed_over: WeakKeyDictionary[Crawler, tuple[str, Engine]] = WeakKeyDictionary()
 """Engines opened for a crawler before its crawl started (by ``scrapy crawl``), with their URL, until adopted."""
@@ -93,8 +98,17 @@ def crawl_database(crawler: Crawler) -> CrawlDatabase:
     database = crawler.get_extension(CrawlDatabase)
     if database is None:
         database_url(crawler.settings)  # raises with its own reason when DATABASE_URL is not set
-        raise DatabaseError(f"{CrawlDatabase.__module__}.{CrawlDatabase.__name__} is not enabled in EXTENSIONS")
+        raise DatabaseError(_NOT_ENABLED)
     return database
+
+
+def require_database(settings: BaseSettings) -> None:
+    """Raise :class:`~journals.store.DatabaseError` unless the settings give the crawl a database: a component built
+    before the crawl runs (the page cache storage is built from the settings alone) refuses to start without it."""
+    database_url(settings)  # raises with its own reason when DATABASE_URL is not set
+    enabled = build_component_list(settings.getwithbase("EXTENSIONS"))
+    if not any(issubclass(load_object(component), CrawlDatabase) for component in enabled):
+        raise DatabaseError(_NOT_ENABLED)
 
 
 def hand_over(crawler: Crawler, url: str, engine: Engine) -> None:

@@ -17,6 +17,7 @@ from scrapy.utils.test import get_crawler, get_reactor_settings
 from sqlalchemy import event, func, select
 from sqlalchemy.pool import Pool
 
+from journals.cache import SQLCacheStorage
 from journals.extensions.database import CrawlDatabase, crawl_database, hand_over
 from journals.spiders.publisher import PublisherSpider
 from journals.store import DatabaseError, open_database
@@ -119,9 +120,16 @@ async def test_the_crawl_adopts_the_engine_scrapy_crawl_opened_for_its_check(
     assert checked.pool.checkedout() == 0
 
 
-def test_a_component_of_a_crawl_without_the_database_extension_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_component_of_a_crawl_without_the_database_extension_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    with pytest.raises(DatabaseError, match="DATABASE_URL is not set"):
-        crawl_database(get_crawler(QuietSpider, {"EXTENSIONS": {}}))
-    with pytest.raises(DatabaseError, match="CrawlDatabase is not enabled in EXTENSIONS"):
-        crawl_database(get_crawler(QuietSpider, {"EXTENSIONS": {}, "DATABASE_URL": "sqlite:////tmp/x.db"}))
+    unset = get_crawler(QuietSpider, {"EXTENSIONS": {}})
+    off = get_crawler(QuietSpider, {"EXTENSIONS": {}, "DATABASE_URL": f"sqlite:///{tmp_path / 'j.db'}"})
+    for check in (crawl_database, lambda crawler: SQLCacheStorage(crawler.settings)):
+        with pytest.raises(DatabaseError, match="DATABASE_URL is not set"):
+            check(unset)
+        with pytest.raises(DatabaseError, match="CrawlDatabase, the crawl's database, is not enabled in EXTENSIONS"):
+            check(off)
+    on = {"EXTENSIONS": {CrawlDatabase: 100}, "DATABASE_URL": f"sqlite:///{tmp_path / 'j.db'}"}
+    SQLCacheStorage(get_crawler(QuietSpider, on).settings)  # enabled as a class, not a path: accepted
