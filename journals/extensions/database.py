@@ -15,6 +15,10 @@ pipeline has written its last batch (pipelines close before ``spider_closed``), 
 crawl's record is written. The engine is disposed then, once. (An add-on only changes settings; a pipeline or a
 middleware is built after the cache storage's own component and closes before the extensions are done.)
 
+One engine is one connection pool: SQLAlchemy's default (5 connections, 10 more on demand) covers the most that use
+it at once, the reactor thread (cache reads, the health check), the cache's writer thread and Scrapy's thread pool
+(``REACTOR_THREADPOOL_MAXSIZE``, 10: the store's batches, learned rules, resume, the crawl record).
+
 ``scrapy crawl`` opens the database before the crawl, so that an unusable one is a one-line error
 (:mod:`journals.commands.crawl`); it hands that engine to its crawler with :func:`hand_over`, and the crawl adopts it
 instead of opening a second one.
