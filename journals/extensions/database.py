@@ -12,8 +12,9 @@ So the engine exists before anything needs it, a bad ``DATABASE_URL`` stops the 
 component depends on another one that happens to be enabled. An extension also hears ``engine_stopped``, which Scrapy
 sends once ``spider_closed`` has been handled by every receiver: the cache's writer thread has flushed, the store
 pipeline has written its last batch (pipelines close before ``spider_closed``), the health check has read and the
-crawl's record is written. The engine is disposed then, once. (An add-on only changes settings; a pipeline or a
-middleware is built after the cache storage's own component and closes before the extensions are done.)
+crawl's record is written. The engine is disposed then, once. (An add-on only changes settings and is no running
+component of the crawl; a pipeline or a spider middleware is built after the downloader, so after the cache storage,
+and a pipeline closes before the extensions have written.)
 
 One engine is one connection pool: SQLAlchemy's default (5 connections, 10 more on demand) covers the most that use
 it at once, the reactor thread (cache reads, the health check), the cache's writer thread and Scrapy's thread pool
@@ -26,7 +27,6 @@ instead of opening a second one.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Self
 from weakref import WeakKeyDictionary
 
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
     from sqlalchemy import Engine
-
-logger = logging.getLogger(__name__)
 
 _NOT_ENABLED = "journals.extensions.database.CrawlDatabase, the crawl's database, is not enabled in EXTENSIONS"
 
