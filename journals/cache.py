@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
 from scrapy.http import Headers, Request
 from scrapy.utils.response import response_from_dict
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.decoding import decode_html
-from journals.store.database import create_schema, database_url, engine_from_url
-from journals.store.models import CachedPage, utcnow
-from journals.store.upserts import dialect_insert
+from journals.extensions.database import crawl_database, require_database
+from journals.store.models import utcnow
+from journals.store.page_cache import read_cached_page, write_cached_page
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -56,13 +56,14 @@ class SQLCacheStorage:
     """``HTTPCACHE_STORAGE`` keeping responses in the ``cached_pages`` table of ``DATABASE_URL``."""
 
     def __init__(self, settings: BaseSettings) -> None:
-        """Connect and create the schema if needed, so that a bad ``DATABASE_URL`` stops the crawl at start.
+        """Read the settings; the database is the crawl's own, taken in :meth:`open_spider`.
 
-        Raises :class:`journals.store.DatabaseError` when the database cannot be used.
+        Raises :class:`journals.store.DatabaseError` when the crawl will have no database, so that the crawl stops
+        before it starts.
         """
+        require_database(settings)
         self.expiration_secs = settings.getint("HTTPCACHE_EXPIRATION_SECS")
-        self._engine: Engine | None = engine_from_url(database_url(settings))
-        create_schema(self._engine)
+        self._engine: Engine | None = None
         self._fingerprinter: RequestFingerprinterProtocol | None = None
         self._stats: StatsCollector | None = None
         self._pending: dict[str, dict[str, Any]] = {}
@@ -70,7 +71,12 @@ class SQLCacheStorage:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-cache-writer")
 
     def open_spider(self, spider: Spider) -> None:
-        """Take the crawler's request fingerprinter, the key of every cached page."""
+        """Take the crawl's database (:func:`journals.extensions.database.crawl_database`) and the crawler's request
+        fingerprinter, the key of every cached page.
+
+        Raises :class:`journals.store.DatabaseError` when the crawl has no database.
+        """
+        self._engine = crawl_database(spider.crawler).engine
         self._fingerprinter = spider.crawler.request_fingerprinter
         self._stats = spider.crawler.stats
         logger.debug("Using the SQL page cache in %s", self._connected().url.render_as_string(hide_password=True))
@@ -80,11 +86,9 @@ class SQLCacheStorage:
         self._writer.submit(lambda: None).result()
 
     def close_spider(self, spider: Spider) -> None:
-        """Wait for the pages still being written, then release the database connections."""
+        """Wait for the pages still being written, then let go of the database (the crawl disposes of it)."""
         self._writer.shutdown(wait=True)
-        if self._engine is not None:
-            self._engine.dispose()
-            self._engine = None
+        self._engine = None
 
     def retrieve_response(self, spider: Spider, request: Request) -> Response | None:
         """The cached response to ``request``, or ``None`` when not cached, expired, or the cache is unreadable
@@ -101,12 +105,8 @@ class SQLCacheStorage:
                     "body": pending["body"],
                 }
             )
-        query = select(
-            CachedPage.url, CachedPage.status, CachedPage.headers, CachedPage.body, CachedPage.fetched_at
-        ).where(CachedPage.fingerprint == key)
         try:
-            with self._connected().connect() as conn:
-                row = conn.execute(query).first()
+            row = read_cached_page(self._connected(), key)
         except SQLAlchemyError as exc:
             # The database is down or locked: fetch the page instead of failing its request.
             logger.warning("Could not read the cache for %s: %s", request.url, str(exc).splitlines()[0])
@@ -152,13 +152,7 @@ class SQLCacheStorage:
     def _write(self, row: dict[str, Any]) -> None:
         """Upsert one page's row, its body compressed; then it no longer waits."""
         try:
-            with self._connected().begin() as conn:
-                stmt = dialect_insert(conn)(CachedPage)
-                stmt = stmt.on_conflict_do_update(
-                    index_elements=["fingerprint"],
-                    set_={column: stmt.excluded[column] for column in row if column != "fingerprint"},
-                )
-                conn.execute(stmt, {**row, "body": zlib.compress(row["body"], CACHE_COMPRESSION_LEVEL)})
+            write_cached_page(self._connected(), {**row, "body": zlib.compress(row["body"], CACHE_COMPRESSION_LEVEL)})
         except SQLAlchemyError as exc:
             logger.warning("Could not cache %s: %s", row["url"], str(exc).splitlines()[0])
             if self._stats is not None:
@@ -174,9 +168,9 @@ class SQLCacheStorage:
         return self._fingerprinter.fingerprint(request).hex()
 
     def _connected(self) -> Engine:
-        """The engine, until :meth:`close_spider` releases it."""
+        """The crawl's engine, from :meth:`open_spider` to :meth:`close_spider`."""
         if self._engine is None:
-            raise RuntimeError("SQLCacheStorage used after close_spider()")
+            raise RuntimeError("SQLCacheStorage used outside open_spider() ... close_spider()")
         return self._engine
 
 

@@ -42,11 +42,12 @@ from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 from scrapy.utils.job import job_dir
-from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
-from journals.store.database import DatabaseError, database_url, engine_from_url
-from journals.store.models import Journal, utcnow
+from journals.extensions.database import crawl_database
+from journals.store import DatabaseError
+from journals.store.crawl_history import journal_urls_stored_since
+from journals.store.models import utcnow
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -128,20 +129,12 @@ class ResumeMiddleware:
             return
         self.crawler.stats.set_value("resume/repairs", 1)
         try:
-            self.stored_urls = await run_in_thread(self._stored_urls)
+            engine = crawl_database(self.crawler).engine
+            since = datetime.fromisoformat(self.started_at)
+            self.stored_urls = await run_in_thread(journal_urls_stored_since, engine, since)
         except (DatabaseError, SQLAlchemyError) as exc:
             logger.warning("Cannot read the journals stored by this job, requesting them all again: %s", exc)
         self.crawler.stats.set_value("resume/stored_journals", len(self.stored_urls))
-
-    def _stored_urls(self) -> frozenset[str]:
-        """URLs of the journals stored since the job first started."""
-        engine = engine_from_url(database_url(self.crawler.settings))
-        try:
-            since = datetime.fromisoformat(self.started_at)
-            with engine.connect() as conn:
-                return frozenset(conn.execute(select(Journal.url).where(Journal.crawled_at >= since)).scalars())
-        finally:
-            engine.dispose()
 
     def spider_closed(self, reason: str) -> None:
         """Record how the run ended: only ``finished`` closes the job."""

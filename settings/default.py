@@ -53,6 +53,8 @@ MDR_THRESHOLD = 0.3
 # Crawl progress per source: live lines on a terminal, periodic log lines otherwise, off under scrapyd.
 # Every finished crawl's stats go to the crawl_runs table (scrapy report shows the last one).
 EXTENSIONS = {
+    # The crawl's one database engine, shared by the page cache, the pipelines, resume and the extensions below.
+    "journals.extensions.database.CrawlDatabase": 100,
     "journals.extensions.progress.ProgressExtension": 500,
     "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,

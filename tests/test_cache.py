@@ -92,6 +92,7 @@ def settings(tmp_path, monkeypatch):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     return {
         "DATABASE_URL": f"sqlite:///{tmp_path / 'cache.db'}",
+        "EXTENSIONS": {"journals.extensions.database.CrawlDatabase": 100},
         "HTTPCACHE_ENABLED": True,
         "HTTPCACHE_STORAGE": "journals.cache.SQLCacheStorage",
         "HTTPCACHE_POLICY": "scrapy.extensions.httpcache.DummyPolicy",

@@ -26,13 +26,10 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
-# Register the tables that the views read and that the snapshot copies.
-import journals.store.crawl_runs  # noqa: F401
-from journals.store import DatabaseError, create_schema, database_url, engine_from_url
-from journals.store.integrated import IntegratedJournal
+from journals.store import DatabaseError, database_url, open_database
+from journals.store.overview import integration_counts
 from journals.store.snapshot import copy_to_sqlite
 from journals.store.views import create_views
 
@@ -74,27 +71,22 @@ class Command(ScrapyCommand):
             raise UsageError("scrapy browse takes no positional arguments")
         try:
             url = database_url(self.settings)
-            engine = engine_from_url(url)
-            create_schema(engine)
+            engine = open_database(url)
             views = create_views(engine)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         print(f"views: {', '.join(views)}")
-        with engine.connect() as conn:
-            if conn.scalar(select(func.count()).select_from(IntegratedJournal)) == 0:
-                print("no integrated journals yet: run `scrapy integrate` to fill the Journals view")
+        if integration_counts(engine).journals == 0:
+            print("no integrated journals yet: run `scrapy integrate` to fill the Journals view")
         if opts.views_only:
             engine.dispose()
             return
         parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite":  # a file: engine_from_url refuses an in-memory database
+        if parsed.get_backend_name() == "sqlite":  # a file: open_database refuses an in-memory database
             database = Path(parsed.database)
         else:
             database = Path(opts.snapshot).resolve()
             copied = copy_to_sqlite(engine, database)
-            snapshot = engine_from_url(f"sqlite:///{database}")
-            create_views(snapshot)
-            snapshot.dispose()
             print(f"snapshot: {database} ({sum(copied.values())} rows copied)")
         engine.dispose()
         sys.stdout.flush()

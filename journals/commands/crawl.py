@@ -3,7 +3,8 @@ one-line error.
 
 Scrapy builds the spider and the pipelines inside the crawl, where an exception becomes a traceback; spiders of
 this project expose ``check_arguments`` (raising ``ValueError``) and the store raises ``DatabaseError`` with a
-one-line reason, so the command can refuse both up front.
+one-line reason, so the command can refuse both up front. The database it opens for that check is the crawl's own
+(:func:`journals.extensions.database.hand_over`): the crawl does not open a second one.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from scrapy import Spider
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
+from sqlalchemy import Engine
 
+from journals.extensions.database import hand_over
 from journals.settings_check import settings_problems
-from journals.store.database import DatabaseError, database_url, engine_from_url
+from journals.store import DatabaseError, database_url, open_database
 
 HEALTH_FAILED_EXIT_CODE = 3
 """Exit status of a crawl that ran to its end but failed its health check (:mod:`journals.extensions.health`)."""
@@ -26,6 +29,8 @@ class Command(ScrapyCrawlCommand):
     """Run a spider, after checking its arguments; exit with status 3 when the crawl fails its health check."""
 
     crawler: Crawler | None = None
+    database: tuple[str, Engine] | None = None
+    """The database opened for the check, with its URL, until handed to the crawler."""
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Check the project's settings, ``-a`` arguments with the spider's ``check_arguments`` and reach the
@@ -45,7 +50,8 @@ class Command(ScrapyCrawlCommand):
                 except ValueError as error:
                     raise UsageError(str(error), print_help=False) from error
         try:
-            engine_from_url(database_url(self.settings)).dispose()
+            url = database_url(self.settings)
+            self.database = (url, open_database(url))
         except DatabaseError as error:
             raise UsageError(str(error), print_help=False) from error
         super().run(args, opts)
@@ -53,6 +59,10 @@ class Command(ScrapyCrawlCommand):
             self.exitcode = HEALTH_FAILED_EXIT_CODE
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
-        """Keep the crawler: its stats say, after the crawl, whether it passed its health check."""
+        """Keep the crawler (its stats say, after the crawl, whether it passed its health check) and hand it the
+        database opened for the check."""
         self.crawler = super()._create_crawler(spidercls)
+        if self.database is not None:
+            hand_over(self.crawler, *self.database)
+            self.database = None
         return self.crawler

@@ -30,7 +30,7 @@ from journals.integration.crawled import integration_inputs, integration_rows
 from journals.integration.evaluation import EVALUATED, evaluate, label_vocabulary
 from journals.integration.fusion import conflicts
 from journals.integration.integrator import Integrated, integrate
-from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.store import DatabaseError, database_url, open_database
 from journals.store.integration_io import cached_pages, crawled_rows, save_integration
 
 EXPORT_FIELDS = ("title", *EVALUATED, "sources")
@@ -69,8 +69,7 @@ class Command(ScrapyCommand):
         if opts.output:
             exporter_for(Path(opts.output), self.settings)  # an unknown extension fails before any work
         try:
-            engine = engine_from_url(database_url(self.settings))
-            create_schema(engine)
+            engine = open_database(database_url(self.settings))
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         journals, values = crawled_rows(engine)

@@ -17,7 +17,7 @@ from scrapy.exceptions import UsageError
 
 from journals.extraction.evaluation import evaluate
 from journals.report import read_summary, render_report
-from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.store import DatabaseError, database_url, open_database
 
 
 class Command(ScrapyCommand):
@@ -51,8 +51,7 @@ class Command(ScrapyCommand):
             except (OSError, ValueError) as error:
                 raise UsageError(f"cannot read the truth: {error}") from None
         try:
-            engine = engine_from_url(database_url(self.settings))
-            create_schema(engine)
+            engine = open_database(database_url(self.settings))
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         summary = read_summary(engine)

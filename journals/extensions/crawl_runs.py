@@ -14,7 +14,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import run_in_thread
 from sqlalchemy.exc import SQLAlchemyError
 
-from journals.store import DatabaseError, create_schema, database_url, engine_from_url
+from journals.extensions.database import crawl_database
+from journals.store import DatabaseError, database_url
 from journals.store.crawl_runs import record_run
 
 if TYPE_CHECKING:
@@ -26,9 +27,9 @@ logger = logging.getLogger(__name__)
 class CrawlRunsExtension:
     """On ``spider_closed``, write the crawl's stats as one ``crawl_runs`` row (in a worker thread)."""
 
-    def __init__(self, crawler: Crawler, url: str) -> None:
+    def __init__(self, crawler: Crawler) -> None:
+        """Record the crawl of ``crawler`` in its database (:func:`journals.extensions.database.crawl_database`)."""
         self.crawler = crawler
-        self.url = url
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrawlRunsExtension:
@@ -36,10 +37,10 @@ class CrawlRunsExtension:
         if not crawler.settings.getbool("CRAWL_RUNS_ENABLED", True):
             raise NotConfigured
         try:
-            url = database_url(crawler.settings)
+            database_url(crawler.settings)
         except DatabaseError as exc:
             raise NotConfigured(str(exc)) from None
-        extension = cls(crawler, url)
+        extension = cls(crawler)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
 
@@ -48,14 +49,6 @@ class CrawlRunsExtension:
         assert self.crawler.stats is not None
         stats = {**self.crawler.stats.get_stats(), "finish_reason": reason}
         try:
-            await run_in_thread(self._save, spider.name, stats)
+            await run_in_thread(record_run, crawl_database(self.crawler).engine, spider.name, stats)
         except (DatabaseError, SQLAlchemyError) as exc:
             logger.warning("Crawl stats not recorded in crawl_runs: %s", exc)
-
-    def _save(self, spider_name: str, stats: dict[str, Any]) -> None:
-        engine = engine_from_url(self.url)
-        try:
-            create_schema(engine)
-            record_run(engine, spider_name, stats)
-        finally:
-            engine.dispose()

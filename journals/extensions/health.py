@@ -1,11 +1,26 @@
 """Check a crawl's health as it closes, and fail it when a source came to nothing or did markedly worse than
 its previous crawl.
 
-Our own small extension rather than Spidermon: the checks that matter here compare each source with its
-*previous crawl*, which lives in our database (``journals.crawled_at``), not in the crawl's stats; the item
-schema is one dataclass (:func:`journals.health.item_problems` checks it in a few lines, with no JSON-schema
-pipeline that must be ordered last); and a failed crawl must change ``scrapy crawl``'s exit status, which our
-``crawl`` command reads from the stats. One extension, no extra dependency.
+Our own small extension rather than Spidermon (1.27.0, read from its wheel, not installed): what this check does
+that matters is not in Spidermon, and what Spidermon would add costs more than it gives here.
+
+- The comparison with the *previous crawl* of each source (coverage, completeness per field) reads our database
+  (``journals.crawled_at``, ``crawl_runs``). Spidermon's only comparison with earlier jobs,
+  ``ZyteJobsComparisonMonitor``, asks Zyte Scrapy Cloud's API for them (``scrapinghub`` client, ``SHUB_JOBKEY``);
+  its ``FieldCoverageMonitor`` holds each field to a fixed threshold for the whole crawl, not per source against
+  that source's last crawl.
+- Per-source failures (a start page that could not be fetched, a source that came to nothing, a crawl bound hit by
+  a spider trap) are stats our spider writes per source; Spidermon has no monitor for them, so they would be our own
+  monitors anyway. Its error monitors count absolute numbers (``SPIDERMON_MAX_DOWNLOADER_EXCEPTIONS``); ours is a
+  rate over responses, with failed start pages left out because each has a line of its own.
+- Item validation: Spidermon's ``ItemValidationPipeline`` needs the item schema again as a JSON schema (beside
+  :class:`~journals.items.JournalItem`, with ``jsonschema[format]`` and ``python-slugify`` as new dependencies) and
+  must be ordered last; :func:`journals.health.item_problems` checks the dataclass in a few lines, ISSN check digit
+  included.
+- Exit status: a failing Spidermon monitor calls its actions (e-mail, Slack, Sentry); ``scrapy crawl`` would still
+  need a stat to exit with status 3, which is what this extension sets.
+
+So: one extension of a few hundred lines, no extra dependency, one error line per failure.
 
 Checks, as the spider closes:
 
@@ -46,11 +61,11 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from journals.extensions.database import crawl_database
 from journals.health import (
-    CHECKED_FIELDS,
     START_FAILED_STATS,
     TRAPS_STATS,
     Margins,
@@ -60,10 +75,10 @@ from journals.health import (
     regressions,
     trapped,
 )
-from journals.items import JournalItem
-from journals.store import DatabaseError, database_url, engine_from_url
-from journals.store.crawl_runs import CrawlRun
-from journals.store.models import AttributeValue, Journal, Source, utcnow
+from journals.pipelines.adapted import journal_record
+from journals.store import DatabaseError, database_url
+from journals.store.crawl_history import crawl_since, previous_crawls
+from journals.store.models import utcnow
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -78,9 +93,9 @@ EXAMPLES_KEPT = 3
 class HealthExtension:
     """Validate items as they are scraped; compare the crawl with the previous one as the spider closes."""
 
-    def __init__(self, crawler: Crawler, url: str, margins: Margins, max_invalid: float, max_error_rate: float):
+    def __init__(self, crawler: Crawler, margins: Margins, max_invalid: float, max_error_rate: float):
+        """Hold the margins and bounds; the previous crawls are read when the spider opens."""
         self.crawler = crawler
-        self.url = url
         self.margins = margins
         self.max_invalid = max_invalid
         self.max_error_rate = max_error_rate
@@ -100,7 +115,7 @@ class HealthExtension:
         if not settings.getbool("HEALTH_ENABLED", True):
             raise NotConfigured
         try:
-            url = database_url(settings)
+            database_url(settings)
         except DatabaseError as error:
             raise NotConfigured(str(error)) from error
         margins = Margins(
@@ -109,7 +124,6 @@ class HealthExtension:
         )
         extension = cls(
             crawler,
-            url,
             margins,
             max_invalid=settings.getfloat("HEALTH_MAX_INVALID_ITEMS", 0.0),
             max_error_rate=settings.getfloat("HEALTH_MAX_ERROR_RATE", 0.2),
@@ -149,13 +163,15 @@ class HealthExtension:
             self.pages[source] += 1
 
     def item_scraped(self, item: Any, response: Any, spider: Any) -> None:
-        """Check a journal item against the item schema."""
-        if not isinstance(item, JournalItem):
+        """Check a journal record (any item kind, :func:`journals.pipelines.adapted.journal_record`) against the
+        item schema."""
+        record = journal_record(item)
+        if record is None:
             return
         self.items += 1
-        problems = item_problems(item)
+        problems = item_problems(record)
         if problems:
-            self.invalid.append(f"{item.source} {item.url}: {'; '.join(problems)}")
+            self.invalid.append(f"{record.source} {record.url}: {'; '.join(problems)}")
 
     def spider_closed(self, spider: Any, reason: str) -> None:
         """Run the checks, set the ``health/*`` stats and log why a failed crawl failed."""
@@ -220,73 +236,9 @@ class HealthExtension:
         return []
 
     def _read(self, query: Callable[[Engine], dict[str, SourceSnapshot]]) -> dict[str, SourceSnapshot] | None:
-        """Run ``query`` on the database; None (and a warning) when it cannot be read."""
-        engine = None
+        """Run ``query`` on the crawl's database; None (and a warning) when it cannot be read."""
         try:
-            engine = engine_from_url(self.url)
-            return query(engine)
+            return query(crawl_database(self.crawler).engine)
         except (DatabaseError, SQLAlchemyError) as error:
             logger.warning("Crawl health check: cannot read the database (%s)", str(error).splitlines()[0])
             return None
-        finally:
-            if engine is not None:
-                engine.dispose()
-
-
-def previous_crawls(engine: Engine, before: datetime, span: timedelta) -> dict[str, SourceSnapshot]:
-    """Per source, its last crawl before ``before``: the journals written since the start of the crawl run that
-    wrote its latest one (``crawl_runs``), and never more than ``span`` before that latest one.
-
-    Two crawls of one day are two crawls: on the sandbox, whose port and so whose journal URLs change from run
-    to run, a window of ``span`` alone would add them up.
-    """
-    journals = _journal_times(engine, Journal.crawled_at < before)
-    latest = {source: max(times.values()) for source, times in journals.items()}
-    with engine.connect() as conn:
-        runs = conn.execute(
-            select(CrawlRun.started_at, CrawlRun.finished_at).where(
-                CrawlRun.started_at.is_not(None), CrawlRun.finished_at < before
-            )
-        ).all()
-    since = {}
-    for source, when in latest.items():
-        starts = [started for started, finished in runs if started <= when <= finished]
-        since[source] = max([when - span, *starts])
-    kept = {
-        source: {journal for journal, when in times.items() if when >= since[source]}
-        for source, times in journals.items()
-    }
-    return _snapshots(engine, kept, lambda source, when: since[source] <= when < before)
-
-
-def crawl_since(engine: Engine, since: datetime) -> dict[str, SourceSnapshot]:
-    """Per source, the journals this crawl wrote (``crawled_at`` at or after ``since``)."""
-    journals = _journal_times(engine, Journal.crawled_at >= since)
-    return _snapshots(engine, {s: set(times) for s, times in journals.items()}, lambda _source, when: when >= since)
-
-
-def _journal_times(engine: Engine, condition: Any) -> dict[str, dict[int, datetime]]:
-    """Per source name, journal id → ``crawled_at`` of the journals matching ``condition``."""
-    query = select(Source.name, Journal.id, Journal.crawled_at).join(Journal).where(condition)
-    found: dict[str, dict[int, datetime]] = {}
-    with engine.connect() as conn:
-        for source, journal_id, crawled_at in conn.execute(query):
-            found.setdefault(source, {})[journal_id] = crawled_at
-    return found
-
-
-def _snapshots(
-    engine: Engine, journals: dict[str, set[int]], fresh: Callable[[str, datetime], bool]
-) -> dict[str, SourceSnapshot]:
-    """Per source, its journals and per checked field how many have a value row that ``fresh`` accepts."""
-    source_of = {journal: source for source, ids in journals.items() for journal in ids}
-    filled: dict[str, Counter[str]] = {source: Counter() for source in journals}
-    query = select(AttributeValue.journal_id, AttributeValue.attribute, AttributeValue.crawled_at).where(
-        AttributeValue.attribute.in_(CHECKED_FIELDS)
-    )
-    with engine.connect() as conn:
-        for journal_id, attribute, crawled_at in conn.execute(query):
-            source = source_of.get(journal_id)
-            if source is not None and fresh(source, crawled_at):
-                filled[source][attribute] += 1
-    return {source: SourceSnapshot(len(ids), dict(filled[source])) for source, ids in journals.items()}

@@ -8,16 +8,18 @@ templates that changed, so the next crawl starts with what this one learned.
 from __future__ import annotations
 
 import logging
-import threading
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from scrapy.settings import BaseSettings
 from scrapy.utils.asyncio import run_in_thread
 from sqlalchemy.exc import SQLAlchemyError
 
+from journals.extensions.database import crawl_database
 from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
+from journals.pipelines.adapted import journal_pages
+from journals.store import load_rules, save_rules
 from journals.vocabulary import load_attributes
 
 if TYPE_CHECKING:
@@ -42,41 +44,19 @@ class RuleStore(Protocol):
 
 
 class SQLRuleStore:
-    """Learned rules in the ``extraction_rules`` table (:mod:`journals.store.rules`)."""
+    """Learned rules in the ``extraction_rules`` table (:mod:`journals.store.rules`) of the crawl's database."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self._engine: Engine | None = None
-        # Loads and saves run in worker threads, possibly two at once: connect and create the schema once.
-        self._connect_lock = threading.Lock()
-
-    def _connected(self) -> Engine:
-        with self._connect_lock:
-            if self._engine is None:
-                from journals.store import create_schema, engine_from_url
-
-                engine = engine_from_url(self.url)
-                create_schema(engine)
-                self._engine = engine
-            return self._engine
+    def __init__(self, engine: Engine) -> None:
+        """Read and write through ``engine``, the crawl's (:func:`journals.extensions.database.crawl_database`)."""
+        self.engine = engine
 
     def load(self, source: str) -> dict[str, dict[str, str]]:
         """The rules stored for ``source``."""
-        from journals.store import load_rules
-
-        return load_rules(self._connected(), source)
+        return load_rules(self.engine, source)
 
     def save(self, source: str, template: str, rules: Mapping[str, str]) -> None:
         """Store the rules of one template."""
-        from journals.store import save_rules
-
-        save_rules(self._connected(), source, template, rules)
-
-    def close(self) -> None:
-        """Release the connection pool."""
-        if self._engine is not None:
-            self._engine.dispose()
-            self._engine = None
+        save_rules(self.engine, source, template, rules)
 
 
 def unchanged_since_last_crawl(item: JournalPages, settings: BaseSettings) -> bool:
@@ -114,18 +94,18 @@ class ExtractionPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        """Persist rules in ``DATABASE_URL`` unless ``EXTRACTION_RULES_PERSIST`` is off."""
-        settings = crawler.settings
-        if not settings.getbool("EXTRACTION_RULES_PERSIST", True):
+        """Persist rules in the crawl's database unless ``EXTRACTION_RULES_PERSIST`` is off."""
+        if not crawler.settings.getbool("EXTRACTION_RULES_PERSIST", True):
             return cls(crawler=crawler)
-        from journals.store import database_url
-
-        return cls(SQLRuleStore(database_url(settings)), crawler)
+        return cls(SQLRuleStore(crawl_database(crawler).engine), crawler)
 
     async def process_item(self, item: Any) -> Any:
-        """Return the :class:`JournalItem` extracted from ``item`` when it is a :class:`JournalPages`."""
-        if not isinstance(item, JournalPages):
+        """Return the :class:`JournalItem` extracted from ``item`` when it is a journal's pages (a
+        :class:`JournalPages`, or any item kind with its fields: :mod:`journals.pipelines.adapted`)."""
+        journal = journal_pages(item)
+        if journal is None:
             return item
+        item = journal
         if self.crawler is not None and unchanged_since_last_crawl(item, self.crawler.settings):
             self.crawler.stats.inc_value("extraction/unchanged_skipped")
             return JournalItem(source=item.source, url=item.url, unchanged=True)
@@ -180,7 +160,7 @@ class ExtractionPipeline:
         return item
 
     async def close_spider(self) -> None:
-        """Record the positional reads, save what is left and disconnect."""
+        """Record the positional reads and save what is left (the crawl disposes of the database after)."""
         if self.crawler is not None and self.crawler.stats is not None:
             positions = self.learned_rules.position_stats
             self.crawler.stats.set_value("extraction/pages_by_position", positions.reads)
@@ -190,6 +170,3 @@ class ExtractionPipeline:
             return
         if self.learned_rules.changed:
             await run_in_thread(self._save, self.learned_rules.take_changed())
-        close = getattr(self.rule_store, "close", None)
-        if close is not None:
-            close()

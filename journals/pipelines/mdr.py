@@ -12,10 +12,10 @@ from scrapy.crawler import Crawler
 from scrapy.utils.asyncio import run_in_thread
 
 from journals.cache import cached_page_text
-from journals.items import JournalPages
 from journals.listings import RecentListings
 from journals.mdr import DEFAULT_MAX_NODES, mine_data_regions
 from journals.mdr.listing import ListingIndex, index_listing
+from journals.pipelines.adapted import journal_pages
 
 logger = logging.getLogger(__name__)
 
@@ -70,9 +70,12 @@ class MDRPipeline:
         )
 
     async def process_item(self, item: Any) -> Any:
-        """Mine the item's pages: the listing record of its journal, the main regions of the others."""
-        if not isinstance(item, JournalPages):
+        """Mine the pages of a journal's pages item (any item kind, :mod:`journals.pipelines.adapted`): the listing
+        record of its journal, the main regions of the others; return it as a :class:`JournalPages`."""
+        journal = journal_pages(item)
+        if journal is None:
             return item
+        item = journal
         if item.listing_url:
             index = await self._listing_index(item.listing_url)
             item.listing_record = index.find(item.url, item.listing_title)

@@ -15,8 +15,10 @@ from scrapy.utils.defer import deferred_from_coro
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
+from journals.extensions.database import crawl_database
 from journals.items import JournalItem
-from journals.store import Duplicate, WriteResult, create_schema, database_url, engine_from_url, write_journals
+from journals.pipelines.adapted import journal_record
+from journals.store import Duplicate, WriteResult, write_journals
 from journals.store.journal_keys import backfill_journal_keys
 from journals.store.models import utcnow
 
@@ -34,7 +36,9 @@ DUPLICATES_STAT = "journals/duplicate_journals"
 
 
 class SQLStorePipeline:
-    """Store every :class:`~journals.items.JournalItem` through :func:`journals.store.write_journals`.
+    """Store every journal record through :func:`journals.store.write_journals`: a
+    :class:`~journals.items.JournalItem`, or any item kind with its fields (a dict, a ``scrapy.Item``…, read through
+    ``itemadapter``: :func:`journals.pipelines.adapted.journal_record`).
 
     Items are buffered and written ``DATABASE_BATCH_SIZE`` at a time in a worker thread; the item that fills a
     batch waits for the write, which slows the crawl down to the database's pace. Other items pass through
@@ -57,16 +61,14 @@ class SQLStorePipeline:
     def __init__(
         self,
         crawler: Crawler,
-        url: str,
         *,
         batch_size: int = 200,
         write_attempts: int = 4,
         retry_delay: float = 1.0,
         unsaved_dir: str = ".",
     ) -> None:
-        """Keep the settings; connecting waits for :meth:`open_spider`."""
+        """Keep the settings; the crawl's database is taken in :meth:`open_spider`."""
         self.crawler = crawler
-        self.url = url
         self.batch_size = max(1, batch_size)
         self.write_attempts = max(1, write_attempts)
         self.retry_delay = retry_delay
@@ -81,11 +83,12 @@ class SQLStorePipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        """Build the pipeline from the crawler's settings (``DATABASE_URL`` in the environment wins)."""
+        """Build the pipeline from the crawler's settings; :class:`~journals.store.DatabaseError` when the crawl has
+        no database (:func:`journals.extensions.database.crawl_database`)."""
         settings = crawler.settings
+        crawl_database(crawler)
         return cls(
             crawler,
-            database_url(settings),
             batch_size=settings.getint("DATABASE_BATCH_SIZE", 200),
             write_attempts=settings.getint("DATABASE_WRITE_ATTEMPTS", 4),
             retry_delay=settings.getfloat("DATABASE_RETRY_DELAY", 1.0),
@@ -93,31 +96,27 @@ class SQLStorePipeline:
         )
 
     async def open_spider(self) -> None:
-        """Connect and create or upgrade the schema, in a worker thread."""
-        self._engine = await run_in_thread(self._connect)
-
-    def _connect(self) -> Engine:
-        """A checked engine on a schema that is up to date, whose journals stored before ``journal_keys``
-        existed have their keys (so that a re-crawl finding one under another URL updates it)."""
-        engine = engine_from_url(self.url)
-        create_schema(engine)
-        if backfilled := backfill_journal_keys(engine):
+        """Take the crawl's database and give its journals stored before ``journal_keys`` existed their keys (so
+        that a re-crawl finding one under another URL updates it), in a worker thread."""
+        self._engine = crawl_database(self.crawler).engine
+        if backfilled := await run_in_thread(backfill_journal_keys, self._engine):
             logger.info("Gave %d identity keys to the journals stored before journal_keys existed", backfilled)
-        return engine
 
     async def process_item(self, item: Any) -> Any:
         """Buffer a journal item and write the buffer once it holds a batch; return every item as it came, but
         drop from the feeds a journal a re-crawl found unchanged (its rows are only marked re-confirmed)."""
-        if isinstance(item, JournalItem):
-            self.pending_items.append(item)
+        record = journal_record(item)
+        if record is not None:
+            self.pending_items.append(record)
             if len(self.pending_items) >= self.batch_size and not self.failed:
                 await self._flush()
-            if item.unchanged:
-                raise DropItem(f"unchanged since the last crawl: {item.url}", log_level="DEBUG")
+            if record.unchanged:
+                raise DropItem(f"unchanged since the last crawl: {record.url}", log_level="DEBUG")
         return item
 
     async def close_spider(self) -> None:
-        """Write what is left (one more try after a failure), save what still cannot be, disconnect."""
+        """Write what is left (one more try after a failure), save what still cannot be; the crawl disposes of the
+        database after."""
         self._spider_closing = True
         if self.pending_items:
             await self._flush()
@@ -130,9 +129,7 @@ class SQLStorePipeline:
                 duplicates,
                 DUPLICATES_STAT,
             )
-        if self._engine is not None:
-            self._engine.dispose()
-            self._engine = None
+        self._engine = None
 
     async def _flush(self) -> None:
         """Write the buffered items as one batch.

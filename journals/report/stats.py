@@ -7,16 +7,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, func, inspect, select
+from sqlalchemy import Engine
 
-from journals.store.crawl_runs import CrawlRun, last_run
-from journals.store.integrated import IntegratedJournal, IntegratedValue
-from journals.store.models import AttributeValue, Journal, Source
+from journals.store.crawl_runs import last_run
+from journals.store.models import CrawlRun
+from journals.store.overview import integration_counts, stored_journals, stored_values
 from journals.vocabulary import metric_names
 
 METRICS = metric_names()
-"""The journal metrics whose distributions the report shows."""
-"""The metrics whose distributions the report draws."""
+"""The journal metrics whose distributions the report draws."""
 
 
 @dataclass
@@ -64,29 +63,22 @@ def read_summary(engine: Engine) -> CrawlSummary:
     """Read the crawl's summary from the database of ``engine`` (the schema must exist)."""
     summary = CrawlSummary()
     items: dict[int, dict[str, Any]] = {}
-    with engine.connect() as conn:
-        journals = conn.execute(select(Journal.id, Source.name, Journal.url, Journal.title).join(Source))
-        for journal_id, source, url, title in journals:
-            items[journal_id] = {"source": source, "url": url, "title": title}
-            summary.journals_per_source[source] = summary.journals_per_source.get(source, 0) + 1
-        values = conn.execute(
-            select(AttributeValue.journal_id, AttributeValue.attribute, AttributeValue.value, AttributeValue.number)
-        )
-        filled: dict[tuple[str, str], int] = defaultdict(int)
-        metric_values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-        for journal_id, attribute, value, number in values:
-            item = items.get(journal_id)
-            if item is None or (value is None and number is None):
-                continue
-            item[attribute] = number if number is not None else stored_value(value)
-            filled[(item["source"], attribute)] += 1
-            if attribute in METRICS and number is not None:
-                metric_values[attribute][item["source"]].append(number)
-        if inspect(conn).has_table(IntegratedJournal.__tablename__):
-            summary.integrated_journals = conn.scalar(select(func.count()).select_from(IntegratedJournal)) or None
-            summary.conflicts = conn.scalar(
-                select(func.count()).select_from(IntegratedValue).where(IntegratedValue.conflicting)
-            ) or 0
+    for journal in stored_journals(engine):
+        items[journal.id] = {"source": journal.source, "url": journal.url, "title": journal.title}
+        summary.journals_per_source[journal.source] = summary.journals_per_source.get(journal.source, 0) + 1
+    filled: dict[tuple[str, str], int] = defaultdict(int)
+    metric_values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for row in stored_values(engine):
+        item = items.get(row.journal_id)
+        if item is None or (row.value is None and row.number is None):
+            continue
+        item[row.attribute] = row.number if row.number is not None else stored_value(row.value or "")
+        filled[(item["source"], row.attribute)] += 1
+        if row.attribute in METRICS and row.number is not None:
+            metric_values[row.attribute][item["source"]].append(row.number)
+    integration = integration_counts(engine)
+    summary.integrated_journals = integration.journals or None
+    summary.conflicts = integration.conflicting_values
     for (source, attribute), count in filled.items():
         summary.completeness.setdefault(source, {})[attribute] = count / summary.journals_per_source[source]
     summary.metric_values = {metric: dict(by_source) for metric, by_source in metric_values.items()}

@@ -1,9 +1,6 @@
-"""The ``crawl_runs`` table: one row per finished crawl with its Scrapy stats (written by
-:class:`journals.extensions.crawl_runs.CrawlRunsExtension`, read by ``scrapy report``).
-
-Registered on the project's :class:`~journals.store.models.Base`, so :func:`journals.store.create_schema` creates
-it once this module is imported.
-"""
+"""Finished crawls: one ``crawl_runs`` row (:class:`~journals.store.models.CrawlRun`) per crawl with its Scrapy
+stats, written by :class:`journals.extensions.crawl_runs.CrawlRunsExtension`, read by ``scrapy report`` and the
+health check."""
 
 from __future__ import annotations
 
@@ -11,24 +8,9 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, Integer, Text, insert, select
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import Engine, insert, select
 
-from journals.store.models import Base, UTCDateTime, utcnow
-
-
-class CrawlRun(Base):
-    """One finished crawl: its spider, when it ran, why it stopped and every stat Scrapy collected."""
-
-    __tablename__ = "crawl_runs"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    spider: Mapped[str] = mapped_column(Text)
-    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    finish_reason: Mapped[str | None] = mapped_column(Text)
-    stats: Mapped[str] = mapped_column(Text)
-    """JSON object of the crawl's stats (timestamps as ISO 8601 text)."""
+from journals.store.models import CrawlRun, utcnow
 
 
 def record_run(engine: Engine, spider: str, stats: dict[str, Any]) -> None:

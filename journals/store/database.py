@@ -232,8 +232,25 @@ def _one_line(exc: BaseException) -> str:
     return text[0] if text else type(orig).__name__
 
 
+def open_database(url: str) -> Engine:
+    """An engine on ``url`` whose schema is created or upgraded: how a crawl (:mod:`journals.extensions.database`)
+    and each command outside a crawl open the database, once; :class:`DatabaseError` when it cannot be used.
+
+    The caller disposes of the engine when done.
+    """
+    engine = engine_from_url(url)
+    try:
+        create_schema(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
 def create_schema(engine: Engine) -> list[str]:
     """Create missing tables, then add missing columns and indexes to existing ones; never drop anything.
+
+    Every table of the project is in :mod:`journals.store.models`, so every table is made whatever was imported.
 
     Columns added to an existing table are nullable (old rows have no value). Records :data:`SCHEMA_VERSION`
     in ``schema_version``. Returns the ``table.column`` names that were added, for logging.

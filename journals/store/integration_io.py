@@ -12,8 +12,16 @@ from typing import Any
 
 from sqlalchemy import Engine, Row, delete, select
 
-from journals.store.integrated import AttributeMappingRow, IntegratedJournal, IntegratedMember, IntegratedValue
-from journals.store.models import AttributeValue, CachedPage, Journal, Source
+from journals.store.models import (
+    AttributeMappingRow,
+    AttributeValue,
+    CachedPage,
+    IntegratedJournal,
+    IntegratedMember,
+    IntegratedValue,
+    Journal,
+    Source,
+)
 
 
 def crawled_rows(engine: Engine) -> tuple[list[Row], list[Row]]:

@@ -1,8 +1,6 @@
-"""The ``journal_keys`` table: the keys under which a source's journal is known, so that one journal found under
-several URLs is stored once (:mod:`journals.journal_identity` says when two records are one journal).
-
-Registered on the project's :class:`~journals.store.models.Base`, so :func:`journals.store.create_schema` creates
-it once this module is imported (:mod:`journals.store` imports it through the writer).
+"""Reading and writing the ``journal_keys`` table (:class:`~journals.store.models.JournalKey`): the keys under which a
+source's journal is known, so that one journal found under several URLs is stored once
+(:mod:`journals.journal_identity` says when two records are one journal).
 
 A key is claimed by inserting it under a unique index, never by looking first: two writers (two workers on one
 PostgreSQL, two crawls on one SQLite file) that find one journal under two URLs at once both insert the key and
@@ -19,12 +17,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import TypeVar
 
-from sqlalchemy import Engine, ForeignKey, Index, Integer, String, Text, and_, delete, select
+from sqlalchemy import Engine, and_, delete, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Mapped, mapped_column
 
-from journals.journal_identity import KEY_HEX_DIGITS, Claim, KeyedRecord, Resolution, identity_keys, resolve
-from journals.store.models import AttributeValue, Base, Journal, Source
+from journals.journal_identity import Claim, KeyedRecord, Resolution, identity_keys, resolve
+from journals.store.models import AttributeValue, Journal, JournalKey, Source
 from journals.store.upserts import dialect_insert, storable
 
 QUERY_CHUNK = 500
@@ -33,27 +30,6 @@ ISSN_ATTRIBUTES = ("issn", "eissn")
 UNWRITTEN = 1 << 62
 """Age of a claim whose journal row is not written yet: after any journal id."""
 _T = TypeVar("_T")
-
-
-class JournalKey(Base):
-    """A key under which a source's journal is known, and the URL of the journal row it leads to.
-
-    Two kinds: an *identity* (title and one ISSN, one row per ISSN of the journal), claimed by the first URL
-    stored; an *alias*, a URL the journal was found under besides the one it is stored under.
-    """
-
-    __tablename__ = "journal_keys"
-    __table_args__ = (Index("ix_journal_keys_key", "key", unique=True),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    source_id: Mapped[int] = mapped_column(ForeignKey("sources.id"))
-    key: Mapped[str] = mapped_column(String(KEY_HEX_DIGITS))
-    """The key's digest, source included (:func:`journals.journal_identity.identity_keys`,
-    :func:`~journals.journal_identity.url_key`): unique by itself, so one batch of several sources is one query."""
-    kind: Mapped[str] = mapped_column(String(8))
-    """``identity`` or ``alias``."""
-    url: Mapped[str] = mapped_column(Text)
-    """The URL of the journal row (``journals.url`` of the same source)."""
 
 
 def resolve_urls(conn: Connection, ids_by_source: Mapping[str, int], records: Sequence[KeyedRecord]) -> Resolution:

@@ -1,4 +1,5 @@
-"""The database schema: sources, pages, journals, their attribute values, extraction rules and cached pages.
+"""The database schema, every table of the project: sources, pages, journals, their attribute values and identity
+keys, extraction rules, cached pages, finished crawls and the integration's tables.
 
 Plain SQLAlchemy 2.x declarative models, portable between SQLite and PostgreSQL. Uniqueness is declared with
 unique *indexes* rather than table constraints so that :func:`journals.store.database.create_schema` can add a
@@ -10,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import (
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -22,6 +24,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from journals.journal_identity import KEY_HEX_DIGITS
 
 SCHEMA_VERSION = 2
 """Version of the schema these models describe; raise it when adding a table or a column."""
@@ -164,3 +168,104 @@ class CachedPage(Base):
     body: Mapped[bytes] = mapped_column(LargeBinary)
     """The body, zlib-compressed."""
     fetched_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class JournalKey(Base):
+    """A key under which a source's journal is known, and the URL of the journal row it leads to.
+
+    Two kinds: an *identity* (title and one ISSN, one row per ISSN of the journal), claimed by the first URL
+    stored; an *alias*, a URL the journal was found under besides the one it is stored under.
+    """
+
+    __tablename__ = "journal_keys"
+    __table_args__ = (Index("ix_journal_keys_key", "key", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source_id: Mapped[int] = mapped_column(ForeignKey("sources.id"))
+    key: Mapped[str] = mapped_column(String(KEY_HEX_DIGITS))
+    """The key's digest, source included (:func:`journals.journal_identity.identity_keys`,
+    :func:`~journals.journal_identity.url_key`): unique by itself, so one batch of several sources is one query."""
+    kind: Mapped[str] = mapped_column(String(8))
+    """``identity`` or ``alias``."""
+    url: Mapped[str] = mapped_column(Text)
+    """The URL of the journal row (``journals.url`` of the same source)."""
+
+
+class CrawlRun(Base):
+    """One finished crawl: its spider, when it ran, why it stopped and every stat Scrapy collected."""
+
+    __tablename__ = "crawl_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    spider: Mapped[str] = mapped_column(Text)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finish_reason: Mapped[str | None] = mapped_column(Text)
+    stats: Mapped[str] = mapped_column(Text)
+    """JSON object of the crawl's stats (timestamps as ISO 8601 text)."""
+
+
+class IntegratedJournal(Base):
+    """One real-world journal: the source records linked together."""
+
+    __tablename__ = "integrated_journals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str | None] = mapped_column(Text)
+    sources: Mapped[str] = mapped_column(Text)
+    """Names of the sources that list the journal, ``;``-separated, sorted."""
+    integrated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class IntegratedMember(Base):
+    """One source record (a row of ``journals``) linked into an integrated journal."""
+
+    __tablename__ = "integrated_members"
+    __table_args__ = (Index("ix_integrated_members_journal", "journal_id", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    integrated_journal_id: Mapped[int] = mapped_column(ForeignKey("integrated_journals.id", ondelete="CASCADE"))
+    journal_id: Mapped[int] = mapped_column(ForeignKey("journals.id", ondelete="CASCADE"))
+
+
+class IntegratedValue(Base):
+    """The fused value of one attribute of one integrated journal, with who said what."""
+
+    __tablename__ = "integrated_values"
+    __table_args__ = (
+        Index("ix_integrated_values_journal_attribute", "integrated_journal_id", "attribute", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    integrated_journal_id: Mapped[int] = mapped_column(ForeignKey("integrated_journals.id", ondelete="CASCADE"))
+    attribute: Mapped[str] = mapped_column(String(100))
+    """The conceptual attribute (a vocabulary name, or ``unlabelled_N``)."""
+    value: Mapped[str] = mapped_column(Text)
+    number: Mapped[float | None] = mapped_column(Float)
+    year: Mapped[int | None] = mapped_column(Integer)
+    """The metric year, when a supporting source shows one."""
+    supporters: Mapped[str] = mapped_column(Text)
+    """JSON list of the sources whose value agrees with this one."""
+    provenance: Mapped[str] = mapped_column(Text)
+    """JSON list of every claim: source, physical attribute, value, metric year, page URL."""
+    conflicting: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether the sources disagreed."""
+
+
+class AttributeMappingRow(Base):
+    """One physical attribute of one source in the mapping of a conceptual attribute."""
+
+    __tablename__ = "mappings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    attribute: Mapped[str] = mapped_column(String(100), index=True)
+    """The conceptual attribute."""
+    source: Mapped[str] = mapped_column(String(200))
+    physical_attribute: Mapped[str] = mapped_column(Text)
+    """The crawled attribute name (``elsevier.impact_factor``) or the candidate rule (``unit:xpath``)."""
+    xpath: Mapped[str | None] = mapped_column(Text)
+    """A candidate rule's XPath, relative to its page template."""
+    template: Mapped[str | None] = mapped_column(String(200))
+    extractor: Mapped[str | None] = mapped_column(String(100))
+    source_accuracy: Mapped[float | None] = mapped_column(Float)
+    """The source's accuracy measured by the fusion on agreed items."""

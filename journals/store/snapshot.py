@@ -1,7 +1,8 @@
 """Copy a database (PostgreSQL, say) into a fresh SQLite file, for tools that read SQLite only (Datasette).
 
-Every table of the project's schema is copied except the page cache (large, and of no use to a reader). The
-copy is a snapshot: later crawls do not reach it.
+Every table of the project's schema is copied except the page cache (large, and of no use to a reader), and the
+browsing views (:mod:`journals.store.views`) are created on the copy. The copy is a snapshot: later crawls do not
+reach it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from sqlalchemy import Engine, insert, inspect, select
 
 from journals.store.database import create_schema, engine_from_url
 from journals.store.models import Base
+from journals.store.views import create_views
 
 SKIPPED_TABLES = ("cached_pages", "schema_version")
 """Not copied: the page cache, and the version row that :func:`create_schema` writes itself."""
@@ -21,10 +23,10 @@ BATCH_ROWS = 2000
 
 
 def copy_to_sqlite(source: Engine, target: Path, skip: Iterable[str] = SKIPPED_TABLES) -> dict[str, int]:
-    """Replace the SQLite file ``target`` with a copy of ``source``'s tables; returns rows copied per table.
+    """Replace the SQLite file ``target`` with a copy of ``source``'s tables and the browsing views; returns rows
+    copied per table.
 
-    Only tables registered on :class:`~journals.store.models.Base` (import their modules first) and present in
-    ``source`` are copied, parents before children.
+    The tables of :mod:`journals.store.models` present in ``source`` are copied, parents before children.
     """
     skipped = set(skip)
     for leftover in (target, target.with_name(target.name + "-wal"), target.with_name(target.name + "-shm")):
@@ -43,6 +45,7 @@ def copy_to_sqlite(source: Engine, target: Path, skip: Iterable[str] = SKIPPED_T
                 for batch in rows.partitions():
                     writing.execute(insert(table), [dict(row) for row in batch])
                     copied[table.name] += len(batch)
+        create_views(copy)
     finally:
         copy.dispose()
     return copied

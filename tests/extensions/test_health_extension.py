@@ -243,8 +243,8 @@ def test_the_previous_crawl_is_the_last_crawl_run_not_a_day_of_them(tmp_path: Pa
     crawl has 3 journals, not 6."""
     from datetime import UTC, datetime, timedelta
 
-    from journals.extensions.health import previous_crawls
     from journals.store import create_schema, engine_from_url
+    from journals.store.crawl_history import previous_crawls
     from journals.store.crawl_runs import record_run
     from journals.store.writer import write_journals
 

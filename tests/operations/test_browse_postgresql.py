@@ -8,10 +8,8 @@ import sqlite3
 from server_fixtures import postgres_fixture  # noqa: F401  (pytest fixture)
 from sqlalchemy import insert, text
 
-import journals.store.crawl_runs  # noqa: F401  (the snapshot copies crawl_runs too)
 from journals.store import create_schema, engine_from_url
-from journals.store.integrated import IntegratedJournal, IntegratedValue
-from journals.store.models import AttributeValue, Journal, Source
+from journals.store.models import AttributeValue, IntegratedJournal, IntegratedValue, Journal, Source
 from journals.store.snapshot import copy_to_sqlite
 from tests.conftest import run_scrapy
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
 from journals.sandbox.relation import make_issn
+from journals.store import open_database
 
 
 class MemoryRuleStore:
@@ -89,9 +91,19 @@ async def test_rules_are_saved_and_reused_by_the_next_crawl() -> None:
 @deferred_f_from_coro_f
 async def test_sql_rule_store_round_trip(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'rules.db'}"
-    store = SQLRuleStore(url)
-    await _run(ExtractionPipeline(store), [_pages(n) for n in range(6)])
-    reopened = SQLRuleStore(url)
-    loaded = reopened.load("site")
-    reopened.close()
+    engine = open_database(url)
+    await _run(ExtractionPipeline(SQLRuleStore(engine)), [_pages(n) for n in range(6)])
+    engine.dispose()
+    reopened = open_database(url)
+    loaded = SQLRuleStore(reopened).load("site")
+    reopened.dispose()
     assert any("impact_factor" in rules for rules in loaded.values())
+
+
+@deferred_f_from_coro_f
+async def test_a_journal_s_pages_as_a_dict_are_extracted_as_the_dataclass_is() -> None:
+    as_dict = dataclasses.asdict(_pages(3))
+    from_dict, from_dataclass = await _run(ExtractionPipeline(), [as_dict, _pages(3)])
+    assert isinstance(from_dict, JournalItem)
+    assert from_dict == from_dataclass
+    assert (from_dict.issn, from_dict.impact_factor) == (_issn(3), 4.12)

@@ -6,7 +6,7 @@ import json
 import sqlite3
 
 import pytest
-from scrapy import Request, Spider, signals
+from scrapy import Field, Item, Request, Spider, signals
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 from sqlalchemy import func, select
@@ -59,6 +59,7 @@ def settings(tmp_path, monkeypatch):
         "DATABASE_RETRY_DELAY": 0.01,
         "DATABASE_UNSAVED_DIR": str(tmp_path / "unsaved"),
         "ITEM_PIPELINES": {"journals.pipelines.store.SQLStorePipeline": 900},
+        "EXTENSIONS": {"journals.extensions.database.CrawlDatabase": 100},
     }
 
 
@@ -92,6 +93,40 @@ async def test_items_are_stored_in_batches_and_pass_through(settings):
     assert len(crawler.spider.passed_items) == 26
     assert count_rows(settings["DATABASE_URL"], Journal) == 25
     assert count_rows(settings["DATABASE_URL"], AttributeValue) == 75
+
+
+class RecordItem(Item):
+    """A journal record declared the ``scrapy.Item`` way."""
+
+    source = Field()
+    url = Field()
+    title = Field()
+    impact_factor = Field()
+
+
+class DictJournalsSpider(JournalsSpider):
+    """Yields its journals as dicts and ``scrapy.Item`` objects, as a spider without our dataclasses would."""
+
+    name = "dict_journals_fixture"
+
+    def parse(self, response):
+        """The items: even journals as dicts, odd ones as ``scrapy.Item``."""
+        yield {"not": "a journal"}
+        for n in range(self.count):
+            record = {"source": "sandbox", "url": f"https://example.org/j/{n}", "title": f"Journal {n}"}
+            yield {**record, "impact_factor": n / 10} if n % 2 == 0 else RecordItem(**record, impact_factor=n / 10)
+
+
+@deferred_f_from_coro_f
+async def test_journal_records_of_any_item_kind_are_stored_and_pass_through_as_they_came(settings):
+    crawler = get_crawler(DictJournalsSpider, settings)
+    crawler.signals.connect(collect, signal=signals.item_scraped)
+    await crawler.crawl_async(count=12)
+    assert crawler.stats.get_value("store/journals") == 12
+    assert count_rows(settings["DATABASE_URL"], Journal) == 12
+    assert count_rows(settings["DATABASE_URL"], AttributeValue) == 24  # title and impact factor of each
+    passed = crawler.spider.passed_items
+    assert sum(isinstance(item, dict) for item in passed) == 7 and sum(isinstance(item, RecordItem) for item in passed) == 6
 
 
 @deferred_f_from_coro_f
@@ -221,7 +256,7 @@ def stored_journals(url):
 
 @deferred_f_from_coro_f
 async def test_a_journal_under_many_session_urls_is_stored_once_across_batches_and_crawls(settings, caplog):
-    from journals.extensions.health import crawl_since
+    from journals.store.crawl_history import crawl_since
     from journals.store.models import utcnow
 
     caplog.set_level("DEBUG", logger="journals.pipelines.store")

@@ -16,8 +16,8 @@ from sqlalchemy.exc import IntegrityError
 from journals.items import JournalItem
 from journals.journal_identity import KeyedRecord, identity_keys
 from journals.store import Duplicate, create_schema, engine_from_url, write_journals
-from journals.store.journal_keys import JournalKey, backfill_journal_keys, resolve_urls
-from journals.store.models import AttributeValue, Journal
+from journals.store.journal_keys import backfill_journal_keys, resolve_urls
+from journals.store.models import AttributeValue, Journal, JournalKey
 from journals.store.upserts import source_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "operations"))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, inspect, select
@@ -17,7 +20,7 @@ from journals.store import (
     load_rules,
     save_rules,
 )
-from journals.store.models import SCHEMA_VERSION, ExtractionRule, Journal, Page, SchemaVersion, Source
+from journals.store.models import SCHEMA_VERSION, Base, ExtractionRule, Journal, Page, SchemaVersion, Source
 
 
 def test_schema_has_every_table_and_a_version(engine):
@@ -123,3 +126,22 @@ def test_unreachable_sqlite_file_is_a_clear_error(tmp_path):
     blocker.write_text("not a directory")
     with pytest.raises(DatabaseError, match="cannot connect"):
         engine_from_url(f"sqlite:///{blocker / 'journals.db'}")
+
+
+def test_a_fresh_interpreter_that_imported_only_the_store_creates_every_table(tmp_path):
+    """Which tables exist does not depend on which modules were imported: ``journals.store`` alone makes them all,
+    the tables of finished crawls, identity keys and the integration included."""
+    database = tmp_path / "fresh.db"
+    script = (
+        "import sys\n"
+        "from journals.store import create_schema, engine_from_url\n"
+        "assert 'journals.store.crawl_runs' not in sys.modules\n"
+        f"engine = engine_from_url('sqlite:///{database}')\n"
+        "create_schema(engine)\n"
+        "engine.dispose()\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=Path(__file__).resolve().parents[2])
+    made = set(inspect(engine_from_url(f"sqlite:///{database}")).get_table_names())
+    assert made == {table.name for table in Base.metadata.sorted_tables}
+    assert {"crawl_runs", "journal_keys", "integrated_journals", "integrated_members", "integrated_values"} <= made
+    assert "mappings" in made

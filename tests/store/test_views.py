@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import insert, text
 
 from journals.store import create_schema, engine_from_url
-from journals.store.integrated import IntegratedJournal, IntegratedValue
+from journals.store.models import IntegratedJournal, IntegratedValue
 from journals.store.views import OVERVIEW_VIEW, create_views
 
 
