@@ -9,8 +9,9 @@ from typing import NamedTuple
 from journals.collector import cyclic_gc_paused
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
-from journals.mdr.tagtree import TagTree, parse_html
-from journals.pagecap import ELEMENT_TAG, page_prefix
+from journals.mdr.tagtree import TagTree
+from journals.page import ParsedPage, as_parsed
+from journals.pagecap import ELEMENT_TAG
 
 DEFAULT_MAX_NODE_LENGTH = 10
 """K: most nodes in a generalized node (the paper's value; the project setting is ``MDR_MAX_NODE_LENGTH``)."""
@@ -28,7 +29,7 @@ class DataRecord:
 
     xpaths: list[str]
     """Absolute XPaths of the record's elements, in document order, as ``getroottree().getpath()`` gives
-    them on ``lxml.html``'s parse of the unmodified page."""
+    them on the page's one tree (:class:`journals.page.ParsedPage`), the unmodified page's."""
     text: str
     """The record's visible text, whitespace collapsed."""
 
@@ -55,7 +56,7 @@ class DataRegion:
 
 
 def mine_data_regions(
-    html: str | bytes,
+    page: ParsedPage | str | bytes,
     k: int = DEFAULT_MAX_NODE_LENGTH,
     threshold: float = DEFAULT_THRESHOLD,
     pause_collector: bool = True,
@@ -65,24 +66,35 @@ def mine_data_regions(
 ) -> list[DataRegion]:
     """Mine a page's data regions (MDR, Liu, Grossman and Zhai, KDD 2003), best first.
 
-    ``k`` is the longest generalized node, ``threshold`` the normalised edit distance under which two
-    generalized nodes are similar. An empty or unparsable page has no regions. With ``pause_collector``,
-    the cyclic garbage collector is off while the page is mined (:mod:`journals.collector`: mining makes no
-    cycles, its passes cost about 5%); the crawl's pipeline, mining in worker threads beside the reactor, keeps
-    it on, since a process-wide switch held by threads that often overlap would starve it. Regions inside a
-    ``<nav>`` are left out unless ``navigation`` (see :func:`mine_tag_tree`). With ``max_nodes`` (e.g.
-    :data:`DEFAULT_MAX_NODES`), only the first ``max_nodes`` elements are mined: the page is cut before the next
-    start tag (:mod:`journals.pagecap`).
+    ``page`` is a parsed page (its tree is parsed now if it was not yet, and kept), or HTML parsed here. ``k`` is
+    the longest generalized node, ``threshold`` the normalised edit distance under which two generalized nodes are
+    similar. An empty or unparsable page has no regions. With ``pause_collector``, the cyclic garbage collector is
+    off while the page is mined (:mod:`journals.collector`: mining makes no cycles, its passes cost about 5%); the
+    crawl, mining in worker threads beside the reactor, keeps it on, since a process-wide switch held by threads
+    that often overlap would starve it. Regions inside a ``<nav>`` are left out unless ``navigation`` (see
+    :func:`mine_tag_tree`). With ``max_nodes`` (e.g. :data:`DEFAULT_MAX_NODES`), only the first ``max_nodes``
+    elements are mined: a wider page is mined on the tree of its prefix (:meth:`ParsedPage.prefix_tree`).
     """
     with cyclic_gc_paused() if pause_collector else nullcontext():
-        if max_nodes is not None:
-            html = page_prefix(html, ELEMENT_TAG, max_nodes).page
-        root = parse_html(html)
+        parsed = as_parsed(page)
+        root = parsed.prefix_tree(ELEMENT_TAG, max_nodes)[0] if max_nodes is not None else parsed.tree
         if root is None:
             return []
         tree = TagTree.build(root, keep_elements=False)
-        del root  # lxml's tree is freed now, while it is still in the cache
+        del root, parsed  # lxml's tree is freed now when the page was only HTML
         return mine_tag_tree(tree, k, threshold, navigation)
+
+
+def main_regions(page: ParsedPage, k: int, threshold: float, count: int, max_nodes: int | None = None) -> list[str]:
+    """XPaths of the parents of a page's ``count`` best data regions, mined once per page and set-up
+    (:meth:`ParsedPage.once`): the extraction asks for them only when it learns a page by its labels."""
+    return page.once(
+        ("main_regions", k, threshold, count, max_nodes),
+        lambda parsed: [
+            region.parent
+            for region in mine_data_regions(parsed, k, threshold, False, max_nodes=max_nodes)[:count]
+        ],
+    )
 
 
 def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = False) -> list[DataRegion]:

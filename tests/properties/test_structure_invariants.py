@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 
 from journals.fuzz import BASE_URL, html_text
 from journals.mdr import mine_data_regions
-from journals.mdr.tagtree import TagTree, parse_html
+from journals.mdr.tagtree import TagTree
 from journals.navigation import anchors, classify
+from journals.page import parse_html
 
 SOME = settings(max_examples=40, deadline=5_000, database=None, suppress_health_check=[HealthCheck.too_slow])
 PAGES = html_text(max_size=1500)
