@@ -387,7 +387,7 @@ def _add_footer_issns(documents: Iterable[tuple[PageLike, ParsedPage]], extracti
 
 
 RegionFinder = Callable[[ParsedPage], Iterable[str]]
-"""The main regions of a parsed page (:func:`journals.mdr.mining.main_regions` with the crawl's set-up)."""
+"""The main regions of a parsed page (:class:`journals.mdr.mining.MainRegions` with the crawl's set-up)."""
 
 
 def extract_journal(

@@ -85,16 +85,30 @@ def mine_data_regions(
         return mine_tag_tree(tree, k, threshold, navigation)
 
 
-def main_regions(page: ParsedPage, k: int, threshold: float, count: int, max_nodes: int | None = None) -> list[str]:
-    """XPaths of the parents of a page's ``count`` best data regions, mined once per page and set-up
-    (:meth:`ParsedPage.once`): the extraction asks for them only when it learns a page by its labels."""
-    return page.once(
-        ("main_regions", k, threshold, count, max_nodes),
-        lambda parsed: [
-            region.parent
-            for region in mine_data_regions(parsed, k, threshold, False, max_nodes=max_nodes)[:count]
-        ],
-    )
+@dataclass(frozen=True)
+class MainRegions:
+    """The XPaths of the parents of a page's best data regions: what the extraction searches first for labels.
+
+    Called on a parsed page, it mines the page once per set-up (:meth:`ParsedPage.once`); the extraction asks only
+    when it learns a page by its labels (a new template, a new page shape), not for pages its rules read.
+    """
+
+    k: int = DEFAULT_MAX_NODE_LENGTH
+    """The longest generalized node (``MDR_MAX_NODE_LENGTH``)."""
+    threshold: float = DEFAULT_THRESHOLD
+    """The normalised edit distance under which generalized nodes are similar (``MDR_THRESHOLD``)."""
+    count: int = 3
+    """Regions given, best first (``MDR_MAIN_REGIONS``)."""
+    max_nodes: int | None = DEFAULT_MAX_NODES
+    """Elements of a page mined at most (``MDR_MAX_NODES``)."""
+
+    def __call__(self, page: ParsedPage) -> list[str]:
+        """The page's main regions, best first."""
+        return page.once(self, self._mine)
+
+    def _mine(self, page: ParsedPage) -> list[str]:
+        regions = mine_data_regions(page, self.k, self.threshold, False, max_nodes=self.max_nodes)
+        return [region.parent for region in regions[: self.count]]
 
 
 def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = False) -> list[DataRegion]:
