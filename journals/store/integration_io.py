@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine, delete, select
 
+from journals.decoding import decode_html
 from journals.integration.candidates import CachedJournalPage, candidate_attributes
 from journals.integration.evaluation import record_key
 from journals.integration.integrator import Integrated
@@ -131,19 +132,28 @@ def _cached_pages(engine: Engine, journals: list) -> dict[str, list[CachedJourna
     if not by_url:
         return pages
     with engine.connect() as conn:
-        for url, status, body in conn.execute(select(CachedPage.url, CachedPage.status, CachedPage.body)):
+        rows = conn.execute(select(CachedPage.url, CachedPage.status, CachedPage.headers, CachedPage.body))
+        for url, status, headers, body in rows:
             if status != 200:
                 continue
             base = url.rstrip("/")
             journal = by_url.get(base) or by_url.get(base.rsplit("/", 1)[0])
             if journal is None:
                 continue
-            html = zlib.decompress(body).decode("utf-8", "replace")
+            html = decode_html(zlib.decompress(body), _content_type(headers))[0]
             shape = base[len(journal.url.rstrip("/")) :]
             pages[journal.name].append(
                 CachedJournalPage(record_key(journal.name, journal.url), journal.name, url, html, shape)
             )
     return pages
+
+
+def _content_type(headers: str) -> str | None:
+    """The ``Content-Type`` of a cached page's stored headers (a JSON object of name → values), None if none."""
+    for name, values in json.loads(headers or "{}").items():
+        if name.lower() == "content-type" and values:
+            return values[0]
+    return None
 
 
 def save_integration(engine: Engine, result: Integrated, journal_ids: Mapping[str, int]) -> None:
