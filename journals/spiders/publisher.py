@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 from urllib.parse import urlsplit
 
 import scrapy
@@ -27,7 +27,7 @@ from journals.entries import EntryGroup, ListingMemory, find_journal_list
 from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
-from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, page_links
+from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, metrics_links, page_links
 from journals.page import ParsedPage, RecentPages
 from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
 
@@ -56,6 +56,10 @@ def index_letter(anchor_text: str) -> str:
     return first if "A" <= first <= "Z" else "0-9"
 
 
+LinksRead = Literal["all", "metrics", "none"]
+"""Which links of a page are read: all (index pages), a journal page's metrics hops, none (a metrics page)."""
+
+
 def read_page(
     body: bytes,
     content_type: str,
@@ -64,15 +68,17 @@ def read_page(
     *,
     memory: ListingMemory | None = None,
     letter: str | None = None,
-    links: bool = True,
+    links: LinksRead = "all",
 ) -> ReadPage:
-    """A page decoded and parsed (:class:`~journals.page.ParsedPage`), its links (the first ``max_anchors``; none
-    when not ``links``), and, given a site's listing ``memory`` (read and updated), its journal list. Pure; the
-    spider runs it in its analysis thread, so the page reaches the reactor parsed."""
+    """A page decoded and parsed (:class:`~journals.page.ParsedPage`), its links (the first ``max_anchors``: all of
+    them, a journal page's metrics hops alone, or none), and, given a site's listing ``memory`` (read and updated),
+    its journal list. Pure; the spider runs it in its analysis thread, so the page reaches the reactor parsed."""
     page = ParsedPage.from_body(url, body, content_type)
-    if not links:
+    if links == "none":
         page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
         return ReadPage(page, None)
+    if links == "metrics":
+        return ReadPage(page, metrics_links(page, url, max_anchors))
     page_links_found = page_links(page, url, max_anchors)
     group = find_journal_list(page_links_found.content, memory, letter) if memory is not None else None
     return ReadPage(page, page_links_found, group)
@@ -271,7 +277,12 @@ class PublisherSpider(scrapy.Spider):
         return await asyncio.wrap_future(self._analysis.submit(function, *args, **kwargs))
 
     async def _read(
-        self, response: Response, memory: ListingMemory | None = None, letter: str | None = None, *, links: bool = True
+        self,
+        response: Response,
+        memory: ListingMemory | None = None,
+        letter: str | None = None,
+        *,
+        links: LinksRead = "all",
     ) -> ReadPage | None:
         """The page read in the analysis thread (:func:`read_page`); None, logged and counted, when it is binary.
 
@@ -473,7 +484,7 @@ class PublisherSpider(scrapy.Spider):
         The hop's request names the home page by URL, as a journal's request names its listing: the page waits
         in memory for its metrics page (and is read back from the page cache after a pause or by another
         worker)."""
-        page = await self._read(response)
+        page = await self._read(response, links="metrics")
         if page is None:
             return
         links = page.links
@@ -515,7 +526,7 @@ class PublisherSpider(scrapy.Spider):
         self, response: Response, home_url: str, home_from_cache: bool, listing_url: str, listing_title: str
     ) -> AsyncIterator[JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal (its links are not read)."""
-        page = await self._read(response, links=False)
+        page = await self._read(response, links="none")
         if page is not None:
             self.parsed_pages.keep(page.page)
         metrics = FetchedPage(

@@ -24,7 +24,7 @@ def test_read_page_decodes_parses_and_reads_links_once() -> None:
 
 
 def test_a_page_whose_links_are_not_wanted_is_parsed_but_its_links_not_read() -> None:
-    read = read_page(METRICS, "text/html", "http://publisher.example/acta/about", 100, links=False)
+    read = read_page(METRICS, "text/html", "http://publisher.example/acta/about", 100, links="none")
     assert read.links is None
     assert "tree" in vars(read.page), "parsed in the analysis thread, off the reactor"
 
