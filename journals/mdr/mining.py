@@ -6,12 +6,14 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from lxml import etree
+
 from journals.collector import cyclic_gc_paused
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
 from journals.mdr.tagtree import TagTree
-from journals.page import ParsedPage, as_parsed
-from journals.pagecap import ELEMENT_TAG
+from journals.page import ParsedPage, as_parsed, parse_html
+from journals.pagecap import ELEMENT_TAG, page_prefix
 
 DEFAULT_MAX_NODE_LENGTH = 10
 """K: most nodes in a generalized node (the paper's value; the project setting is ``MDR_MAX_NODE_LENGTH``)."""
@@ -76,13 +78,22 @@ def mine_data_regions(
     elements are mined: a wider page is mined on the tree of its prefix (:meth:`ParsedPage.prefix_tree`).
     """
     with cyclic_gc_paused() if pause_collector else nullcontext():
-        parsed = as_parsed(page)
-        root = parsed.prefix_tree(ELEMENT_TAG, max_nodes)[0] if max_nodes is not None else parsed.tree
+        root = _root(page, max_nodes)
+        del page  # lxml's tree is freed with ``root`` when the page was only HTML
         if root is None:
             return []
         tree = TagTree.build(root, keep_elements=False)
-        del root, parsed  # lxml's tree is freed now when the page was only HTML
+        del root
         return mine_tag_tree(tree, k, threshold, navigation)
+
+
+def _root(page: ParsedPage | str | bytes, max_nodes: int | None) -> etree._Element | None:
+    """The tree mined: the parsed page's (of its prefix past ``max_nodes`` elements). Bytes are parsed as libxml2
+    reads them, sniffing their charset (the labelled sets' pages); a crawl's pages arrive decoded and parsed."""
+    if isinstance(page, bytes):
+        return parse_html(page_prefix(page, ELEMENT_TAG, max_nodes).page if max_nodes is not None else page)
+    parsed = as_parsed(page)
+    return parsed.prefix_tree(ELEMENT_TAG, max_nodes)[0] if max_nodes is not None else parsed.tree
 
 
 @dataclass(frozen=True)
