@@ -108,6 +108,11 @@ class RecentPages:
     parse the page again. An item carries only the page's URL and text (it stays exportable, and small when a
     request is pickled); a page dropped or never kept (a resumed crawl) is parsed again from its text. The bound
     keeps trees of a few hundred pages at most: items leave the spider for the pipelines within moments.
+
+    Why a registry by URL rather than the tree in the item or in ``cb_kwargs``: an item's fields are exported and a
+    request's ``cb_kwargs`` are pickled into ``JOBDIR`` or Redis, and neither may hold a tree. Pages are kept and
+    taken on the reactor thread; a tree is parsed in the spider's analysis thread and only read afterwards, by one
+    thread at a time (lxml allows a tree to be read in another thread than the one that parsed it; none is modified).
     """
 
     def __init__(self, max_chars: int) -> None:
