@@ -191,6 +191,8 @@ def bench_page_pipeline_figures(repeats: int) -> list[Figure]:
             ("all pages", "ratio"),
             ("50–300 kB journal pages", "chrome_ratio"),
             ("../shared/data/real", "real_ratio"),
+            ("../shared/data/real list pages", "real_list_ratio"),
+            ("../shared/data/real journal pages", "real_journal_ratio"),
         )
     ]
 
