@@ -72,6 +72,9 @@ LXML_REFUSED_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x20)])
 SPACES_FOR_BYTES = bytes.maketrans(b"\x0b\x0c", b"  ")
 """Vertical tab and form feed bytes to spaces."""
 
+_CLEANED_BYTES = tuple(bytes([byte]) for byte in LXML_REFUSED_BYTES + b"\x0b\x0c")
+"""Each byte the cleaning removes or replaces, alone: searched for one by one (``memchr``)."""
+
 
 def _strict(body: bytes, encoding: str | None) -> str | None:
     if not encoding:
@@ -93,7 +96,8 @@ def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]
         return xml_compatible(text), encoding
     # Searching and cleaning the bytes is several times faster than a regex over the text (a 16 MB listing: 30 ms
     # against 110 ms to search, 70 ms against 250 ms to clean); dropping standalone control bytes keeps them valid.
-    if len(body.translate(None, LXML_REFUSED_BYTES + b"\x0b\x0c")) != len(body):
+    # One memchr per byte value finds none in a clean page three times faster than deleting them all would.
+    if any(byte in body for byte in _CLEANED_BYTES):
         bom = read_bom(body)[1] or b""
         text = body[len(bom) :].translate(SPACES_FOR_BYTES, LXML_REFUSED_BYTES).decode(encoding, errors="replace")
     if "\ufffe" in text or "\uffff" in text:  # from UTF-8 only; a quick look in a text of Latin-1 characters

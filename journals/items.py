@@ -38,8 +38,6 @@ class JournalPages:
     """The journal page and the metrics page if any (the listing page is named by ``listing_url``, not copied)."""
     listing_record: dict[str, Any] = field(default_factory=dict)
     """What the MDR pipeline read off the journal's record on the listing (title, link, ISSN…)."""
-    main_regions: dict[str, list[str]] = field(default_factory=dict)
-    """Per page URL, XPaths of the page's data-rich regions found by MDR, best first."""
 
 
 @dataclass(kw_only=True)

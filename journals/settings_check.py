@@ -92,6 +92,7 @@ SETTING_RULES: dict[str, SettingRule] = {
     "CRAWL_MAX_INDEX_DEPTH": INTEGER_AT_LEAST_1,
     "CRAWL_MAX_LISTING_PAGES": INTEGER_AT_LEAST_1,
     "LISTING_MEMORY_CHARS": SettingRule("integer", minimum=0),
+    "PARSED_PAGES_CHARS": SettingRule("integer", minimum=0),
     "MAX_ANCHORS_PER_PAGE": INTEGER_AT_LEAST_1,
     "MDR_MAX_NODES": INTEGER_AT_LEAST_1,
     "FOLLOW_LISTED_JOURNAL_HOSTS": SettingRule("boolean"),

@@ -169,6 +169,34 @@ def bench_algorithms(repeats: int) -> list[Figure]:
     ]
 
 
+def bench_page_pipeline_figures(repeats: int) -> list[Figure]:
+    """The crawl's whole per-page pipeline (decode, parse, navigation, MDR where used, extraction) on real-size
+    pages against one ``lxml.html`` parse of each (issue 17)."""
+    from journals.replay.pages import resolve_manifest
+    from lab.extraction.pipeline_bench import bench_page_pipeline
+
+    result = bench_page_pipeline(repeats=repeats, real_data=resolve_manifest().parent)
+    return [
+        Figure(
+            f"whole per-page pipeline, {label}",
+            f"{result['pipeline_seconds_per_page'] * 1000:.1f} ms" if key == "ratio" else f"{result[key]:.2f}×",
+            f"lxml parse {result['parse_seconds_per_page'] * 1000:.1f} ms" if key == "ratio" else "lxml parse",
+            result[key],
+            "≤ 2×",
+            result[key] <= 2,
+            _process_peak_mb(),
+            dict(result),
+        )
+        for label, key in (
+            ("all pages", "ratio"),
+            ("50–300 kB journal pages", "chrome_ratio"),
+            ("../shared/data/real", "real_ratio"),
+            ("../shared/data/real list pages", "real_list_ratio"),
+            ("../shared/data/real journal pages", "real_journal_ratio"),
+        )
+    ]
+
+
 def bench_storage(repeats: int) -> list[Figure]:
     """The SQL store's rows/s against plain SQLAlchemy Core executemany of the same rows."""
     from lab.store.bench import bench_store
@@ -215,7 +243,7 @@ GROUPS: dict[str, Callable[[argparse.Namespace], list[Figure]]] = {
     "store": lambda args: bench_storage(args.repeats),
     "integration": lambda args: bench_integrate(args.integration_journals),
     "crawl": lambda args: bench_crawl_and_replay(args.repeats),
-    "algorithms": lambda args: bench_algorithms(args.repeats),
+    "algorithms": lambda args: [*bench_algorithms(args.repeats), *bench_page_pipeline_figures(args.repeats)],
     "scale": lambda args: bench_scale([int(s) for s in args.scale.split(",")]),
 }
 

@@ -23,8 +23,9 @@ from journals.extraction.values import PARSERS
 from journals.integration.linkage import link_records
 from journals.integration.model import SourceRecord
 from journals.mdr import mine_data_regions
-from journals.mdr.tagtree import TagTree, parse_html
+from journals.mdr.tagtree import TagTree
 from journals.navigation import page_links
+from journals.page import parse_html
 
 TAGS = (
     "html", "head", "body", "title", "meta", "base", "div", "span", "p", "a", "ul", "ol", "li", "dl", "dt", "dd",

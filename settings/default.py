@@ -87,6 +87,9 @@ DOWNLOADER_MIDDLEWARES = {
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).
 LISTING_MEMORY_CHARS = 64 * 1024 * 1024
+# Characters of pages the spider parsed kept, trees and all, for the pipelines to read rather than parse again
+# (journals.page.RecentPages); a page dropped is parsed again from its text.
+PARSED_PAGES_CHARS = 8 * 1024 * 1024
 
 # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
 # (journals.resume); off without JOBDIR.

@@ -40,6 +40,7 @@ PURE = (
     "journals.listings",
     "journals.mdr",
     "journals.navigation",
+    "journals.page",
     "journals.pagecap",
     "journals.progress",
     "journals.replay",
@@ -61,6 +62,7 @@ ALGORITHMS = (
     "journals.journal_identity",
     "journals.mdr",
     "journals.navigation",
+    "journals.page",
     "journals.scope",
     "journals.vocabulary",
 )

@@ -5,7 +5,8 @@ from urllib.parse import urljoin, urlsplit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from journals.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, page_links
+from journals.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, metrics_links, page_links
+from lab.extraction.bench import sample_pages
 
 PAGE = """<html><body>
 <header><nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/journals">Browse journals A–Z</a></nav></header>
@@ -141,3 +142,29 @@ def test_absolute_urls_are_urljoins_without_the_fragment(base: str, href: str) -
     parts = urlsplit(base)
     origin = f"{parts.scheme}://{parts.netloc}"
     assert absolute_url(href, base, origin) == urljoin(base, href).split("#", 1)[0]
+
+
+def test_a_journal_pages_metrics_links_are_those_page_links_finds() -> None:
+    """The metrics hops alone, read without rows, groups or shapes, are the ones the full reading finds."""
+    pages = [(f"http://127.0.0.1:8000{page.url}", page.html) for _, page in sample_pages(per_site=10)]
+    pages.append(
+        (
+            "https://example.org/journal/acta",
+            "<html><body><nav><a href='/about'>About</a></nav><main><a href='/journal/acta/about'>About the journal"
+            "</a><a href='/az'>Browse journals A-Z</a><a href='/journal/acta/metrics'>Journal metrics</a></main>"
+            "<footer><a href='/journal/acta/info'>Information</a></footer></body></html>",
+        )
+    )
+    hops = 0
+    for url, html in pages:
+        full = page_links(html, url).metrics
+        light = metrics_links(html, url)
+        assert [(a.url, a.text, a.chrome) for a in light.metrics] == [(a.url, a.text, a.chrome) for a in full]
+        assert not (light.letters or light.pages or light.content or light.browse)
+        hops += len(full)
+    assert hops > 20, "the sandbox's home pages link their metrics pages"
+    assert [a.url for a in metrics_links(pages[-1][1], pages[-1][0]).metrics] == [
+        "https://example.org/journal/acta/about",
+        "https://example.org/journal/acta/metrics",
+        "https://example.org/journal/acta/info",
+    ]

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import urllib.request
-from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from journals.commands.pages import load_page
 from journals.extraction import LearnedRules, extract_journal
 from journals.items import FetchedPage
-
-FETCH_TIMEOUT_SECS = 30
 
 
 class Command(ScrapyCommand):
@@ -44,8 +41,10 @@ class Command(ScrapyCommand):
         if len(args) != 1:
             raise UsageError("give exactly one page: a file path or an http(s) URL")
         target = args[0]
-        html = self._load(target)
-        extraction = extract_journal([FetchedPage(url=target, html=html, role=opts.role)], LearnedRules())
+        page = load_page(target)
+        extraction = extract_journal(
+            [FetchedPage(url=target, html=page.text, role=opts.role)], LearnedRules(), parsed={target: page}
+        )
         found = {
             name: {"value": f.value, "raw": f.raw, "xpath": f.xpath, "method": f.method}
             for name, f in extraction.values.items()
@@ -55,16 +54,3 @@ class Command(ScrapyCommand):
             return
         for name, entry in found.items():
             print(f"{name:<24} {entry['value']!s:<30} {entry['method']:<10} {entry['xpath']}")
-
-    def _load(self, target: str) -> str:
-        if target.startswith(("http://", "https://")):
-            try:
-                with urllib.request.urlopen(target, timeout=FETCH_TIMEOUT_SECS) as response:
-                    charset = response.headers.get_content_charset() or "utf-8"
-                    return response.read().decode(charset, errors="replace")
-            except OSError as error:
-                raise UsageError(f"cannot fetch {target}: {error}") from error
-        try:
-            return Path(target).read_text(encoding="utf-8", errors="replace")
-        except OSError as error:
-            raise UsageError(f"cannot read {target}: {error}") from error

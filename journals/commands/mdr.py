@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import urllib.request
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
+from journals.commands.pages import load_page
 from journals.mdr import DataRegion, mine_data_regions
-
-_FETCH_TIMEOUT = 30  # seconds
 
 
 class Command(ScrapyCommand):
@@ -48,26 +45,11 @@ class Command(ScrapyCommand):
         threshold = opts.threshold if opts.threshold is not None else settings.getfloat("MDR_THRESHOLD", 0.3)
         if k < 1 or not 0 <= threshold < 1:
             raise UsageError("--k must be at least 1 and --threshold in [0, 1)")
-        regions = mine_data_regions(read_page(args[0]), k, threshold, navigation=opts.navigation)
+        regions = mine_data_regions(load_page(args[0]), k, threshold, navigation=opts.navigation)
         if opts.json:
             print(json.dumps({"regions": [asdict(region) for region in regions]}, ensure_ascii=False))
         else:
             print(describe(regions))
-
-
-def read_page(page_or_url: str) -> bytes:
-    """The bytes of a local file, or of an ``http(s)``/``file`` URL fetched with urllib."""
-    if page_or_url.startswith(("http://", "https://", "file://")):
-        request = urllib.request.Request(page_or_url, headers={"User-Agent": "journals-mdr"})
-        try:
-            with urllib.request.urlopen(request, timeout=_FETCH_TIMEOUT) as response:
-                return response.read()
-        except OSError as error:
-            raise UsageError(f"cannot fetch {page_or_url}: {error}") from error
-    try:
-        return Path(page_or_url).read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {page_or_url}: {error.strerror}") from error
 
 
 def describe(regions: list[DataRegion], width: int = 100) -> str:

@@ -7,7 +7,7 @@ when a rule finds nothing or an invalid value, or the template is new, the page 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple, Protocol
@@ -30,6 +30,7 @@ from journals.extraction.structured import SITE_NAME, has_structured_data, is_ar
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
 from journals.extraction.values import Parsed, is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
+from journals.page import ParsedPage
 from journals.vocabulary import Attribute, extraction_phrases, load_attributes
 
 PAGE_ORDER = {"home": 0, "metrics": 1}
@@ -95,19 +96,13 @@ def _locator() -> Locator:
     return Locator(default_matcher(), _attributes())
 
 
-_PARSER = etree.HTMLParser(remove_pis=True)
-_UTF8_PARSER = etree.HTMLParser(remove_pis=True, encoding="utf-8")
-"""Decoded text is handed to lxml as UTF-8 bytes, whatever charset its ``<meta>`` once declared."""
+Regions = Callable[[], Iterable[str]]
+"""The XPaths of a page's main (data-rich) regions, asked for only when the page is learned by its labels: MDR
+runs on the pages whose labels are searched, not on every page."""
 
 
-def parse_html(html: str | bytes) -> etree._Element | None:
-    """The page's lxml tree, None for an empty or unparsable document."""
-    try:
-        if isinstance(html, str):
-            return etree.fromstring(html.encode("utf-8", errors="replace"), _UTF8_PARSER)
-        return etree.fromstring(html, _PARSER)
-    except (etree.ParserError, ValueError):
-        return None
+def _no_regions() -> Iterable[str]:
+    return ()
 
 
 def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> dict[str, tuple[Parsed, str]]:
@@ -226,30 +221,16 @@ def extract_page(
     page: PageLike,
     source: str,
     learned_rules: LearnedRules,
-    regions: Iterable[str] = (),
+    regions: Regions = _no_regions,
     *,
     journal: str | None = None,
+    parsed: ParsedPage | None = None,
 ) -> PageExtraction | None:
     """Extract one page, reusing and updating ``learned_rules``; None when the page cannot be parsed.
 
-    ``journal`` names the journal the page is about (its home page's URL; the page's own URL by default).
-    """
-    root = parse_html(page.html)
-    if root is None:
-        return None
-    return extract_tree(root, page, source, learned_rules, regions, journal=journal)
-
-
-def extract_tree(
-    root: etree._Element,
-    page: PageLike,
-    source: str,
-    learned_rules: LearnedRules,
-    regions: Iterable[str] = (),
-    *,
-    journal: str | None = None,
-) -> PageExtraction:
-    """:func:`extract_page` on an already parsed page.
+    ``parsed`` is the page's parsed form when it was parsed already (a crawl's spider parses each page once), else
+    the page's HTML is parsed here. ``journal`` names the journal the page is about (its home page's URL; the
+    page's own URL by default). ``regions`` gives the page's main regions when the page is learned by its labels.
 
     A page shaped like one the rules have read is read by position (:mod:`journals.extraction.positions`);
     any other is named by its template signature and read by the template's rules, or learned. A page of a
@@ -257,6 +238,10 @@ def extract_tree(
     reads one value on pages about different journals is a decoy (:meth:`LearnedRules.observe`): its value is
     left out and its template reads the attribute no more.
     """
+    document = parsed if parsed is not None else ParsedPage(page.url, page.html)
+    root = document.tree
+    if root is None:
+        return None
     values = rules = None
     learned_rows = False
     if (shaped := learned_rules.read_by_position(source, root, page.role)) is not None:
@@ -272,7 +257,7 @@ def extract_tree(
                 and learned_rules.remember_shape(source, template, root, page.role)
                 and (
                     missed := _rows_the_rules_miss(
-                        root, page.role, rules, regions, learned_rules.decoy_rules(source, template)
+                        root, page.role, rules, regions(), learned_rules.decoy_rules(source, template)
                     )
                 )
             ):
@@ -284,7 +269,7 @@ def extract_tree(
         result = PageExtraction(page.url, template, values, learned=learned_rows)
     else:
         decoys = learned_rules.decoy_rules(source, template)
-        learned = {name: f for name, f in learn_page(root, page.role, regions).items() if f[1] not in decoys}
+        learned = {name: f for name, f in learn_page(root, page.role, regions()).items() if f[1] not in decoys}
         rules = learned_rules.learn(source, template, _changed_rules(rules, root, learned))
         result = PageExtraction(page.url, template, learned=True)
         for name, (value, xpath) in learned.items():
@@ -293,8 +278,8 @@ def extract_tree(
         read = {name: (found.xpath, found.value, found.raw) for name, found in result.values.items()}
         for name in learned_rules.observe(source, template, read, journal or page.url):
             del result.values[name]
-    if has_structured_data(page.html, root):
-        _add_structured(page, root, result)
+    if has_structured_data(document.text, root):
+        _add_structured(page, document, result)
     return result
 
 
@@ -335,7 +320,7 @@ def _changed_rules(
     }
 
 
-def _add_structured(page: PageLike, root: etree._Element, result: PageExtraction) -> None:
+def _add_structured(page: PageLike, document: ParsedPage, result: PageExtraction) -> None:
     """Structured values win, except ISSNs and publishers: schema.org does not say which ISSN is print and which
     online, so they only fill in an ISSN the labels did not place; a publisher the page shows (a labelled row, a
     copyright line) wins over the meta tags' unless both name the same organisation. On an article's page the
@@ -343,9 +328,11 @@ def _add_structured(page: PageLike, root: etree._Element, result: PageExtraction
     and it is neither a platform's nor the publisher's name."""
     attributes = _attributes()
     placed = {f.value for name, f in result.values.items() if attributes[name].type == "issn"}
+    root = document.tree
+    assert root is not None
     if is_article_page(root) and "title" in result.values and result.values["title"].method != "structured":
         del result.values["title"]
-    found = structured_values(page.html, root)
+    found = structured_values(document.text, root)
     for name, (raw, where) in found.items():
         if name not in attributes or (name == "title" and page.role != "home"):
             continue
@@ -388,32 +375,44 @@ def _same_organisation(a: str, b: str) -> bool:
     return key(a) == key(b)
 
 
-def _add_footer_issns(pages: Iterable[PageLike], extraction: Extraction) -> None:
-    """The journal's ISSN from its home page's footers, when none of its pages gave one (the home page is parsed
-    again: this is for the few journals that show an ISSN nowhere else)."""
+def _add_footer_issns(documents: Iterable[tuple[PageLike, ParsedPage]], extraction: Extraction) -> None:
+    """The journal's ISSN from its home page's footers, when none of its pages gave one (for the few journals that
+    show an ISSN nowhere else)."""
     title = extraction.value("title")
-    for page in pages:
-        if page.role == "home" and (root := parse_html(page.html)) is not None:
+    for page, document in documents:
+        if page.role == "home" and (root := document.tree) is not None:
             for name, issn in footer_issns(root, str(title) if title else None).items():
                 extraction.values[name] = Found(issn, issn, page.url, None, "footer")
             return
 
 
+RegionFinder = Callable[[ParsedPage], Iterable[str]]
+"""The main regions of a parsed page (:class:`journals.mdr.mining.MainRegions` with the crawl's set-up)."""
+
+
 def extract_journal(
     pages: Iterable[PageLike],
     learned_rules: LearnedRules,
-    main_regions: Mapping[str, list[str]] | None = None,
+    main_regions: Mapping[str, Iterable[str]] | RegionFinder | None = None,
     *,
     source: str = "",
     listing_title: str | None = None,
+    parsed: Mapping[str, ParsedPage] | None = None,
 ) -> Extraction:
-    """Extract a journal from its pages (listing pages are skipped): per attribute the first value shown."""
+    """Extract a journal from its pages (listing pages are skipped): per attribute the first value shown.
+
+    ``parsed`` holds the pages already parsed, by URL (the others are parsed here). ``main_regions`` gives each
+    page's main regions: a finder asked only for the pages learned by their labels, or XPaths by page URL.
+    """
     extraction = Extraction()
-    regions = main_regions or {}
     ordered = sorted((p for p in pages if p.role != "listing"), key=lambda p: PAGE_ORDER.get(p.role, 2))
+    known = parsed or {}
+    documents = [(page, known.get(page.url) or ParsedPage(page.url, page.html)) for page in ordered]
     journal = ordered[0].url if ordered else ""
-    for page in ordered:
-        result = extract_page(page, source, learned_rules, regions.get(page.url, ()), journal=journal)
+    for page, document in documents:
+        result = extract_page(
+            page, source, learned_rules, _regions_of(main_regions, document), journal=journal, parsed=document
+        )
         if result is None:
             continue
         extraction.pages.append(result)
@@ -422,7 +421,18 @@ def extract_journal(
             if held is None or (held.value is None and found.value is not None):
                 extraction.values[name] = found
     if "issn" not in extraction.values and "eissn" not in extraction.values:
-        _add_footer_issns(ordered, extraction)
+        _add_footer_issns(documents, extraction)
     if "title" not in extraction.values and listing_title:
         extraction.values["title"] = Found(listing_title, listing_title, "", None, "listing")
     return extraction
+
+
+def _regions_of(main_regions: Mapping[str, Iterable[str]] | RegionFinder | None, document: ParsedPage) -> Regions:
+    """The :data:`Regions` of one page: found when asked, by the finder or in the mapping."""
+    if main_regions is None:
+        return _no_regions
+    if callable(main_regions):
+        finder = main_regions
+        return lambda: finder(document)
+    regions = main_regions.get(document.url, ())
+    return lambda: regions

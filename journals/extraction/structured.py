@@ -1,5 +1,7 @@
 """Structured data a page carries about its journal: meta tags, JSON-LD and microdata (read with extruct).
 
+extruct's extractors read the page's one tree (:class:`journals.page.ParsedPage`), not the text parsed again.
+
 When present it is the most reliable source of title, ISSNs and publisher; the label heuristics fill the rest.
 """
 
@@ -8,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import extruct
+import lxml.html
+from extruct.jsonld import JsonLdExtractor
+from extruct.uniform import _umicrodata_microformat
+from extruct.w3cmicrodata import MicrodataExtractor
 from lxml import etree
 
 from journals.extraction.xpaths import literal
@@ -131,12 +136,39 @@ def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, s
             return found
     elif not _embedded_markup(root):
         return found
-    data = extruct.extract(html, syntaxes=["json-ld", "microdata"], uniform=True, errors="ignore")
+    data = {"json-ld": _extracted(JsonLdExtractor().extract_items, root), "microdata": _microdata(root)}
     for syntax in ("json-ld", "microdata"):
-        for item in _items(data.get(syntax, [])):
+        for item in _items(data[syntax]):
             for attribute, raw in _periodical_values(item):
                 found.setdefault(attribute, (raw, syntax))
     return found
+
+
+def _extracted(extract: Any, root: etree._Element) -> list[Any]:
+    """What one of extruct's extractors reads on the tree; nothing when it fails (extruct's ``errors="ignore"``)."""
+    try:
+        return list(extract(root, base_url=None))
+    except Exception:  # a page's broken markup must not stop its extraction, as in extruct.extract
+        return []
+
+
+def _microdata(root: etree._Element) -> list[Any]:
+    """The page's microdata items in extruct's uniform form, as ``extruct.extract(uniform=True)`` gives them."""
+    items = _extracted(_TreeMicrodataExtractor().extract_items, root)
+    try:
+        return list(_umicrodata_microformat(items, schema_context="http://schema.org"))
+    except Exception:  # as extruct.extract does with a failed uniform step: the raw items
+        return items
+
+
+class _TreeMicrodataExtractor(MicrodataExtractor):
+    """extruct's microdata extractor on a plain lxml tree: a property's text is read, as extruct reads it, on a
+    copy of its element made of ``lxml.html`` elements (extruct's cleaner calls their ``drop_tree``)."""
+
+    def _extract_textContent(self, node: etree._Element) -> Any:  # noqa: N802 - extruct's name
+        if not isinstance(node, lxml.html.HtmlElement):
+            node = lxml.html.fromstring(etree.tostring(node, encoding="unicode", with_tail=False))
+        return super()._extract_textContent(node)
 
 
 def _items(items: list[Any]) -> Iterator[dict[str, Any]]:

@@ -11,8 +11,9 @@ from lxml import etree
 
 from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
-from journals.mdr.tagtree import TagTree, parse_html
-from journals.pagecap import ELEMENT_TAG, page_prefix
+from journals.mdr.tagtree import TagTree
+from journals.page import ParsedPage, as_parsed
+from journals.pagecap import ELEMENT_TAG
 
 _SPACES = re.compile(r"\s+")
 
@@ -100,19 +101,19 @@ def _cell_text(cell: etree._Element) -> str:
 
 
 def index_listing(
-    html: str | bytes, base_url: str, k: int, threshold: float, max_nodes: int = DEFAULT_MAX_NODES
+    page: ParsedPage | str | bytes, base_url: str, k: int, threshold: float, max_nodes: int = DEFAULT_MAX_NODES
 ) -> ListingIndex:
     """Mine a listing page and index each record's anchors: title, absolute link, ISSNs, XPaths.
 
-    Only the page's first ``max_nodes`` elements are mined: the page is cut before the next start tag
-    (:mod:`journals.pagecap`) and the index says how many were left (:attr:`ListingIndex.truncated_nodes`). A
-    spider reading the first ``MAX_ANCHORS_PER_PAGE`` anchors finds its journals in that part of a wide page
-    (an anchor and its row are two or three elements), and mining costs the prefix's time and memory.
+    ``page`` is the listing's parsed page (the spider's, when still kept), or its HTML. Only the page's first
+    ``max_nodes`` elements are mined: a wider page is mined on the tree of its prefix (:mod:`journals.pagecap`),
+    and the index says how many were left (:attr:`ListingIndex.truncated_nodes`). A spider reading the first
+    ``MAX_ANCHORS_PER_PAGE`` anchors finds its journals in that part of a wide page (an anchor and its row are two
+    or three elements), and mining costs the prefix's time and memory.
     """
-    html, left_out = page_prefix(html, ELEMENT_TAG, max_nodes)
+    root, left_out = as_parsed(page, base_url).prefix_tree(ELEMENT_TAG, max_nodes)
+    del page  # a page of HTML only: its tree lives on in ``root`` alone
     index = ListingIndex(truncated_nodes=left_out)
-    root = parse_html(html)
-    del html  # the prefix's copy of the page
     if root is None:
         return index
     tree = TagTree.build(root)

@@ -6,10 +6,13 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from lxml import etree
+
 from journals.gc_pause import cyclic_gc_paused
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
-from journals.mdr.tagtree import TagTree, parse_html
+from journals.mdr.tagtree import TagTree
+from journals.page import ParsedPage, as_parsed, parse_html
 from journals.pagecap import ELEMENT_TAG, page_prefix
 
 DEFAULT_MAX_NODE_LENGTH = 10
@@ -28,7 +31,7 @@ class DataRecord:
 
     xpaths: list[str]
     """Absolute XPaths of the record's elements, in document order, as ``getroottree().getpath()`` gives
-    them on ``lxml.html``'s parse of the unmodified page."""
+    them on the page's one tree (:class:`journals.page.ParsedPage`), the unmodified page's."""
     text: str
     """The record's visible text, whitespace collapsed."""
 
@@ -55,7 +58,7 @@ class DataRegion:
 
 
 def mine_data_regions(
-    html: str | bytes,
+    page: ParsedPage | str | bytes,
     k: int = DEFAULT_MAX_NODE_LENGTH,
     threshold: float = DEFAULT_THRESHOLD,
     pause_collector: bool = True,
@@ -65,24 +68,58 @@ def mine_data_regions(
 ) -> list[DataRegion]:
     """Mine a page's data regions (MDR, Liu, Grossman and Zhai, KDD 2003), best first.
 
-    ``k`` is the longest generalized node, ``threshold`` the normalised edit distance under which two
-    generalized nodes are similar. An empty or unparsable page has no regions. With ``pause_collector``,
-    the cyclic garbage collector is off while the page is mined (:mod:`journals.gc_pause`: mining makes no
-    cycles, its passes cost about 5%); the crawl's pipeline, mining in worker threads beside the reactor, keeps
-    it on, since a process-wide switch held by threads that often overlap would starve it. Regions inside a
-    ``<nav>`` are left out unless ``navigation`` (see :func:`mine_tag_tree`). With ``max_nodes`` (e.g.
-    :data:`DEFAULT_MAX_NODES`), only the first ``max_nodes`` elements are mined: the page is cut before the next
-    start tag (:mod:`journals.pagecap`).
+    ``page`` is a parsed page (its tree is parsed now if it was not yet, and kept), or HTML parsed here. ``k`` is
+    the longest generalized node, ``threshold`` the normalised edit distance under which two generalized nodes are
+    similar. An empty or unparsable page has no regions. With ``pause_collector``, the cyclic garbage collector is
+    off while the page is mined (:mod:`journals.gc_pause`: mining makes no cycles, its passes cost about 5%); the
+    crawl, mining in worker threads beside the reactor, keeps it on, since a process-wide switch held by threads
+    that often overlap would starve it. Regions inside a ``<nav>`` are left out unless ``navigation`` (see
+    :func:`mine_tag_tree`). With ``max_nodes`` (e.g. :data:`DEFAULT_MAX_NODES`), only the first ``max_nodes``
+    elements are mined: a wider page is mined on the tree of its prefix (:meth:`ParsedPage.prefix_tree`).
     """
     with cyclic_gc_paused() if pause_collector else nullcontext():
-        if max_nodes is not None:
-            html = page_prefix(html, ELEMENT_TAG, max_nodes).page
-        root = parse_html(html)
+        root = _root(page, max_nodes)
+        del page  # lxml's tree is freed with ``root`` when the page was only HTML
         if root is None:
             return []
         tree = TagTree.build(root, keep_elements=False)
-        del root  # lxml's tree is freed now, while it is still in the cache
+        del root
         return mine_tag_tree(tree, k, threshold, navigation)
+
+
+def _root(page: ParsedPage | str | bytes, max_nodes: int | None) -> etree._Element | None:
+    """The tree mined: the parsed page's (of its prefix past ``max_nodes`` elements). Bytes are parsed as libxml2
+    reads them, sniffing their charset (the labelled sets' pages); a crawl's pages arrive decoded and parsed."""
+    if isinstance(page, bytes):
+        return parse_html(page_prefix(page, ELEMENT_TAG, max_nodes).page if max_nodes is not None else page)
+    parsed = as_parsed(page)
+    return parsed.prefix_tree(ELEMENT_TAG, max_nodes)[0] if max_nodes is not None else parsed.tree
+
+
+@dataclass(frozen=True)
+class MainRegions:
+    """The XPaths of the parents of a page's best data regions: what the extraction searches first for labels.
+
+    Called on a parsed page, it mines the page once per set-up (:meth:`ParsedPage.once`); the extraction asks only
+    when it learns a page by its labels (a new template, a new page shape), not for pages its rules read.
+    """
+
+    k: int = DEFAULT_MAX_NODE_LENGTH
+    """The longest generalized node (``MDR_MAX_NODE_LENGTH``)."""
+    threshold: float = DEFAULT_THRESHOLD
+    """The normalised edit distance under which generalized nodes are similar (``MDR_THRESHOLD``)."""
+    count: int = 3
+    """Regions given, best first (``MDR_MAIN_REGIONS``)."""
+    max_nodes: int | None = DEFAULT_MAX_NODES
+    """Elements of a page mined at most (``MDR_MAX_NODES``)."""
+
+    def __call__(self, page: ParsedPage) -> list[str]:
+        """The page's main regions, best first."""
+        return page.once(self, self._mine)
+
+    def _mine(self, page: ParsedPage) -> list[str]:
+        regions = mine_data_regions(page, self.k, self.threshold, False, max_nodes=self.max_nodes)
+        return [region.parent for region in regions[: self.count]]
 
 
 def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = False) -> list[DataRegion]:

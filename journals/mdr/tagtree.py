@@ -1,5 +1,7 @@
 """The tag tree MDR works on: the page's elements in preorder, without scripts, styles, comments or PIs.
 
+It is built on the page's one tree (:class:`journals.page.ParsedPage`), whose XPaths the extraction reads.
+
 Nodes are numbered in preorder, so the tag string of a node's subtree, and of any run of adjacent siblings,
 is one contiguous slice of a single page-wide string with one character per start tag. No recursion
 anywhere: deeply nested pages only cost their size.
@@ -11,7 +13,6 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import NamedTuple
 
-import lxml.html
 from lxml import etree
 
 IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
@@ -21,31 +22,6 @@ OPAQUE_TAGS = frozenset({"svg", "math"})
 """Elements kept as leaves: an icon's or a formula's drawing (10% of today's elements) is no record structure."""
 
 _TOKEN_BASE = 0x100  # one character per tag name, outside ASCII so no tag can look like another
-
-
-def parse_html(html: str | bytes) -> etree._Element | None:
-    """Parse a page the way ``lxml.html`` does; ``None`` for an empty document.
-
-    A ``str`` carrying an XML encoding declaration, which lxml refuses, is parsed as its UTF-8 bytes.
-    """
-    try:
-        try:
-            return lxml.html.document_fromstring(html, parser=_PARSER)
-        except ValueError:
-            if not isinstance(html, str):
-                raise
-            return lxml.html.document_fromstring(html.encode("utf-8"), parser=_UTF8_PARSER)
-    except etree.ParserError:  # the UTF-8 retry can find the document empty too ('<?xml encoding=""')
-        return None
-
-
-_FAST = {"collect_ids": False, "default_doctype": False}
-"""Parser options that leave the elements, their text and so their XPaths alone: no hash table of ``id``
-attributes and no made-up DOCTYPE node (together 7–10% off libxml2's parse)."""
-_PARSER = etree.HTMLParser(**_FAST)
-"""``lxml.html``'s parser without its Python element-class lookup (plain ``_Element`` proxies, 4× cheaper
-to create) and with :data:`_FAST`: the same libxml2 parse, so the same tree and the same XPaths."""
-_UTF8_PARSER = etree.HTMLParser(encoding="utf-8", **_FAST)
 
 
 @dataclass

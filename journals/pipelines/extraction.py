@@ -7,8 +7,10 @@ templates that changed, so the next crawl starts with what this one learned.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Protocol, Self
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 from scrapy.settings import BaseSettings
 from scrapy.utils.asyncio import run_in_thread
@@ -18,17 +20,22 @@ from journals.extensions.database import crawl_database
 from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
+from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
+from journals.mdr.mining import MainRegions
 from journals.pipelines.adapted import journal_pages
 from journals.store import load_rules, save_rules
 from journals.vocabulary import load_attributes
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from scrapy.crawler import Crawler
     from sqlalchemy import Engine
 
+    from journals.page import ParsedPage
+
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class RuleStore(Protocol):
@@ -75,9 +82,14 @@ def unchanged_since_last_crawl(item: JournalPages, settings: BaseSettings) -> bo
 class ExtractionPipeline:
     """Extract a journal's attributes from its pages; other items pass through.
 
-    Extraction runs on the reactor thread: on a learned template it costs less than parsing the page, far
-    less than a hand-off to a worker thread, and the learned rules stay single-threaded. Loading and saving
-    rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps them in memory.
+    A journal's pages arrive parsed: the spider parsed each in its analysis thread and keeps it by URL (its
+    ``parsed_pages``, :class:`~journals.page.RecentPages`); the item carries only their text, and a page no longer
+    kept is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules stay
+    single-threaded (loading them in, reading and learning pages, taking the changed ones all happen there), and a
+    page learned by its labels is mined by MDR for its main regions (:class:`~journals.mdr.mining.MainRegions`,
+    settings ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_MAIN_REGIONS``, ``MDR_MAX_NODES``) there too, only
+    then. Loading and saving rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps
+    them in memory.
 
     Stats: ``extraction/pages_learned`` (pages searched by their labels), ``extraction/pages_by_rule``
     (pages read with a learned template's rules), and of those ``extraction/pages_by_position`` (read by a
@@ -85,19 +97,35 @@ class ExtractionPipeline:
     ``extraction/position_disagreements`` (audited reads where the reader and the rules differed).
     """
 
-    def __init__(self, rule_store: RuleStore | None = None, crawler: Crawler | None = None) -> None:
+    def __init__(
+        self,
+        rule_store: RuleStore | None = None,
+        crawler: Crawler | None = None,
+        main_regions: MainRegions | None = None,
+    ) -> None:
         self.rule_store = rule_store
         self.crawler = crawler
         self.learned_rules = LearnedRules()
+        self.main_regions = main_regions or MainRegions()
+        """How a learned page's main regions are mined."""
         self._loaded_sources: set[str] = set()
         self._core = {a.name for a in load_attributes() if a.core}
+        self._extractor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="extraction")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        """Persist rules in the crawl's database unless ``EXTRACTION_RULES_PERSIST`` is off."""
-        if not crawler.settings.getbool("EXTRACTION_RULES_PERSIST", True):
-            return cls(crawler=crawler)
-        return cls(SQLRuleStore(crawl_database(crawler).engine), crawler)
+        """Persist rules in the crawl's database unless ``EXTRACTION_RULES_PERSIST`` is off; mine regions as the MDR
+        settings say."""
+        settings = crawler.settings
+        regions = MainRegions(
+            k=settings.getint("MDR_MAX_NODE_LENGTH", DEFAULT_MAX_NODE_LENGTH),
+            threshold=settings.getfloat("MDR_THRESHOLD", DEFAULT_THRESHOLD),
+            count=settings.getint("MDR_MAIN_REGIONS", 3),
+            max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
+        )
+        if not settings.getbool("EXTRACTION_RULES_PERSIST", True):
+            return cls(crawler=crawler, main_regions=regions)
+        return cls(SQLRuleStore(crawl_database(crawler).engine), crawler, regions)
 
     async def process_item(self, item: Any) -> Any:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a journal's pages (a
@@ -116,18 +144,42 @@ class ExtractionPipeline:
             except SQLAlchemyError as error:
                 logger.warning("Could not load learned rules of %s: %s", item.source, str(error).splitlines()[0])
                 stored = {}
-            self.learned_rules.load(item.source, stored)
-        listing_title = item.listing_record.get("title") or item.listing_title
-        extraction = extract_journal(
-            item.pages, self.learned_rules, item.main_regions, source=item.source, listing_title=listing_title
-        )
-        add_listing_values(extraction, item.listing_record.get("cells", {}), item.listing_url)
+            await self._in_extractor(self.learned_rules.load, item.source, stored)
+        extraction, ready = await self._in_extractor(self._extract, item, self._parsed_pages(item))
         if self.crawler is not None and self.crawler.stats is not None:
             for page in extraction.pages:
                 self.crawler.stats.inc_value("extraction/pages_learned" if page.learned else "extraction/pages_by_rule")
-        if self.rule_store is not None and self.learned_rules.changed and (ready := self.learned_rules.take_changed()):
+        if ready:
             await run_in_thread(self._save, ready)
         return self.journal_item(item, extraction)
+
+    def _extract(
+        self, item: JournalPages, parsed: Mapping[str, ParsedPage]
+    ) -> tuple[Extraction, Mapping[tuple[str, str], Mapping[str, str]]]:
+        """The journal's extraction, and the templates it changed that are ready to save (in the extraction thread)."""
+        listing_title = item.listing_record.get("title") or item.listing_title
+        extraction = extract_journal(
+            item.pages,
+            self.learned_rules,
+            self.main_regions,
+            source=item.source,
+            listing_title=listing_title,
+            parsed=parsed,
+        )
+        add_listing_values(extraction, item.listing_record.get("cells", {}), item.listing_url)
+        ready = self.learned_rules.take_changed() if self.rule_store is not None and self.learned_rules.changed else {}
+        return extraction, ready
+
+    def _parsed_pages(self, item: JournalPages) -> dict[str, ParsedPage]:
+        """The item's pages the spider parsed and still keeps, by URL (taken: each is read by this item alone)."""
+        pages = getattr(self.crawler.spider if self.crawler is not None else None, "parsed_pages", None)
+        if pages is None:
+            return {}
+        return {page.url: parsed for page in item.pages if (parsed := pages.take(page.url)) is not None}
+
+    async def _in_extractor(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the extraction thread."""
+        return await asyncio.wrap_future(self._extractor.submit(function, *args))
 
     def _save(self, changed: Mapping[tuple[str, str], Mapping[str, str]]) -> None:
         """Store changed templates; a failure only costs re-learning them next crawl, so it is logged."""
@@ -160,7 +212,9 @@ class ExtractionPipeline:
         return item
 
     async def close_spider(self) -> None:
-        """Record the positional reads and save what is left (the crawl disposes of the database after)."""
+        """Record the positional reads, save what is left and stop the extraction thread (the crawl disposes of the
+        database after)."""
+        self._extractor.shutdown(wait=True)
         if self.crawler is not None and self.crawler.stats is not None:
             positions = self.learned_rules.position_stats
             self.crawler.stats.set_value("extraction/pages_by_position", positions.reads)

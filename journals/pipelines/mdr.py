@@ -1,4 +1,8 @@
-"""The MDR pipeline: data records of A–Z listings and data-rich regions of journal pages, mined off the reactor."""
+"""The MDR pipeline: the data records of A–Z listings, mined off the reactor.
+
+The data-rich regions of journal pages are mined by the extraction, on the pages it learns by their labels only
+(:class:`journals.mdr.mining.MainRegions`).
+"""
 
 from __future__ import annotations
 
@@ -9,27 +13,29 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from scrapy.crawler import Crawler
-from scrapy.utils.asyncio import run_in_thread
 
 from journals.cache import cached_page_text
 from journals.listings import RecentListings
-from journals.mdr import DEFAULT_MAX_NODES, mine_data_regions
+from journals.mdr import DEFAULT_MAX_NODES
 from journals.mdr.listing import ListingIndex, index_listing
+from journals.page import ParsedPage
 from journals.pipelines.adapted import journal_pages
 
 logger = logging.getLogger(__name__)
 
 
 class MDRPipeline:
-    """Fill ``listing_record`` and ``main_regions`` of :class:`JournalPages` items; other items pass through.
+    """Fill ``listing_record`` of :class:`JournalPages` items; other items pass through.
 
-    Mining runs in worker threads, so the crawl never waits on it; listings, the widest pages, are mined one at a
-    time in a thread of their own (each can take some 50 MB at its peak). An item names its listing page by URL: the
-    page's HTML comes from the spider's :class:`~journals.listings.RecentListings` (``recent_listings``), else
-    from the page cache (a resumed or distributed crawl); a listing found in neither gives no record (counted as
-    ``mdr/listing_unavailable``). A listing page is shared by every journal it lists: it is mined once, and the
-    result kept in an LRU of ``MDR_LISTING_CACHE_SIZE`` listings (concurrent items of one listing await the same
-    mining task). Needs the asyncio reactor.
+    Listings, the widest pages, are mined one at a time in a thread of their own (each can take some 50 MB at its
+    peak), so the crawl never waits on it. An item names its listing page by URL: the page is the one the spider
+    parsed (its ``parsed_pages``) while kept, else its HTML from the spider's
+    :class:`~journals.listings.RecentListings` (``recent_listings``), else from the page cache (a resumed or
+    distributed crawl); a listing found in none gives no record (counted as ``mdr/listing_unavailable``). A listing
+    page is shared by every journal it lists: it is mined once, and the result kept in an LRU of
+    ``MDR_LISTING_CACHE_SIZE`` listings (concurrent items of one listing await the same mining task). The tree the
+    spider's analysis thread parsed is only read here, in the listing thread, once the spider is done with it.
+    Needs the asyncio reactor.
     """
 
     def __init__(
@@ -37,7 +43,6 @@ class MDRPipeline:
         k: int = 10,
         threshold: float = 0.3,
         cache_size: int = 64,
-        main_regions: int = 3,
         *,
         max_nodes: int = DEFAULT_MAX_NODES,
         listings: RecentListings | None = None,
@@ -46,7 +51,6 @@ class MDRPipeline:
         self.k = k
         self.threshold = threshold
         self.cache_size = cache_size
-        self.main_regions = main_regions
         self.max_nodes = max_nodes
         """Elements of a page mined at most (``MDR_MAX_NODES``): a wider page is mined on its first part."""
         self.listings = listings
@@ -57,21 +61,19 @@ class MDRPipeline:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MDRPipeline:
-        """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAIN_REGIONS``,
-        ``MDR_MAX_NODES``."""
+        """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAX_NODES``."""
         settings = crawler.settings
         return cls(
             k=settings.getint("MDR_MAX_NODE_LENGTH", 10),
             threshold=settings.getfloat("MDR_THRESHOLD", 0.3),
             cache_size=settings.getint("MDR_LISTING_CACHE_SIZE", 64),
-            main_regions=settings.getint("MDR_MAIN_REGIONS", 3),
             max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
             crawler=crawler,
         )
 
     async def process_item(self, item: Any) -> Any:
-        """Mine the pages of a journal's pages item (any item kind, :mod:`journals.pipelines.adapted`): the listing
-        record of its journal, the main regions of the others; return it as a :class:`JournalPages`."""
+        """Read the journal's record off its listing page (any item kind, :mod:`journals.pipelines.adapted`); return
+        it as a :class:`JournalPages`."""
         journal = journal_pages(item)
         if journal is None:
             return item
@@ -79,11 +81,6 @@ class MDRPipeline:
         if item.listing_url:
             index = await self._listing_index(item.listing_url)
             item.listing_record = index.find(item.url, item.listing_title)
-        for page in item.pages:
-            regions = await run_in_thread(
-                mine_data_regions, page.html, self.k, self.threshold, False, max_nodes=self.max_nodes
-            )
-            item.main_regions[page.url] = [region.parent for region in regions[: self.main_regions]]
         return item
 
     def _listing_index(self, url: str) -> asyncio.Future[ListingIndex]:
@@ -100,7 +97,7 @@ class MDRPipeline:
 
     async def _mine_listing(self, url: str) -> ListingIndex:
         """Mine the listing page at ``url`` in a worker thread; an empty index when the page is nowhere."""
-        html = self._listing_html(url)
+        html: ParsedPage | str | None = self._parsed_listing(url) or self._listing_html(url)
         if html is None and self.crawler is not None:
             # Read, decompressed and decoded off the reactor: a listing can be 16 MB.
             html = await asyncio.wrap_future(self._listing_miner.submit(cached_page_text, self.crawler, url))
@@ -125,6 +122,12 @@ class MDRPipeline:
     def _inc_stat(self, key: str) -> None:
         if self.crawler is not None and self.crawler.stats is not None:
             self.crawler.stats.inc_value(key)
+
+    def _parsed_listing(self, url: str) -> ParsedPage | None:
+        """The listing page as the spider parsed it, if still kept."""
+        spider = self.crawler.spider if self.crawler is not None else None
+        pages = getattr(spider, "parsed_pages", None)
+        return pages.get(url) if pages is not None else None
 
     def _listing_html(self, url: str) -> str | None:
         """The listing page's HTML if still in memory."""

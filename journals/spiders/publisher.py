@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 from urllib.parse import urlsplit
 
 import scrapy
@@ -20,12 +20,13 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 
 from journals.cache import cached_page_text
-from journals.decoding import declared_encoding, decode_html, looks_binary
+from journals.decoding import looks_binary
 from journals.entries import EntryGroup, ListingMemory, find_journal_list
 from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
-from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, page_links
+from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, metrics_links, page_links
+from journals.page import ParsedPage, RecentPages
 from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
 
 if TYPE_CHECKING:
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 T = TypeVar("T")
+DEFAULT_PARSED_PAGES_CHARS = 8 * 1024 * 1024
+"""Characters of parsed pages kept for the pipelines by default (``PARSED_PAGES_CHARS``): a tree costs several
+times its text, and items reach the pipelines within moments of their pages."""
 LISTING_TITLE_LIMIT = 500
 """Characters of an entry's anchor text a journal request carries (its title when the listing is gone)."""
 
@@ -43,6 +47,10 @@ def index_letter(anchor_text: str) -> str:
     return first if "A" <= first <= "Z" else "0-9"
 
 
+LinksRead = Literal["all", "metrics", "none"]
+"""Which links of a page are read: all (index pages), a journal page's metrics hops, none (a metrics page)."""
+
+
 def read_page(
     body: bytes,
     content_type: str,
@@ -51,14 +59,20 @@ def read_page(
     *,
     memory: ListingMemory | None = None,
     letter: str | None = None,
+    links: LinksRead = "all",
 ) -> ReadPage:
-    """A page decoded (:func:`~journals.decoding.decode_html`), its links (the first ``max_anchors``), and, given a
-    site's listing ``memory`` (read and updated), its journal list. Pure; the spider runs it in its analysis thread."""
-    text, encoding = decode_html(body, content_type)
-    declared = declared_encoding(body, content_type)
-    links = page_links(text, url, max_anchors)
-    group = find_journal_list(links.content, memory, letter) if memory is not None else None
-    return ReadPage(text, links, declared is not None and declared != encoding, group)
+    """A page decoded and parsed (:class:`~journals.page.ParsedPage`), its links (the first ``max_anchors``: all of
+    them, a journal page's metrics hops alone, or none), and, given a site's listing ``memory`` (read and updated),
+    its journal list. Pure; the spider runs it in its analysis thread, so the page reaches the reactor parsed."""
+    page = ParsedPage.from_body(url, body, content_type)
+    if links == "none":
+        page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
+        return ReadPage(page, None)
+    if links == "metrics":
+        return ReadPage(page, metrics_links(page, url, max_anchors))
+    page_links_found = page_links(page, url, max_anchors)
+    group = find_journal_list(page_links_found.content, memory, letter) if memory is not None else None
+    return ReadPage(page, page_links_found, group)
 
 
 def source_name(start_url: str) -> str:
@@ -108,13 +122,22 @@ class CrawlBounds:
 
 @dataclass
 class ReadPage:
-    """What the analysis of a page found: its text, its links, whether its declared charset was wrong, and (on an
-    index page) its journal list."""
+    """What the analysis of a page found: the parsed page, its links (None when not asked for), and (on an index
+    page) its journal list."""
 
-    text: str
-    links: PageLinks
-    charset_corrected: bool
+    page: ParsedPage
+    links: PageLinks | None
     group: EntryGroup | None = None
+
+    @property
+    def text(self) -> str:
+        """The page's decoded text."""
+        return self.page.text
+
+    @property
+    def charset_corrected(self) -> bool:
+        """Whether the page's declared charset was wrong."""
+        return self.page.charset_corrected
 
 
 class PublisherSpider(scrapy.Spider):
@@ -156,6 +179,9 @@ class PublisherSpider(scrapy.Spider):
                 state.scope.add(url)
         self.recent_listings = RecentListings()
         """The listing pages journal requests refer to (the MDR pipeline reads them)."""
+        self.parsed_pages = RecentPages(DEFAULT_PARSED_PAGES_CHARS)
+        """The pages this spider parsed, by URL, for the pipelines to read rather than parse again (see
+        :class:`~journals.page.RecentPages`): journal and metrics pages, and listing pages."""
         self._awaiting_metrics: dict[str, FetchedPage] = {}
         """Journal pages whose metrics hop is on its way, by URL."""
         self.bounds = CrawlBounds()
@@ -170,6 +196,7 @@ class PublisherSpider(scrapy.Spider):
         spider.bounds = CrawlBounds.from_settings(crawler.settings)
         spider.max_anchors = crawler.settings.getint("MAX_ANCHORS_PER_PAGE", MAX_ANCHORS_PER_PAGE)
         spider.recent_listings = RecentListings(crawler.settings.getint("LISTING_MEMORY_CHARS", DEFAULT_MAX_CHARS))
+        spider.parsed_pages = RecentPages(crawler.settings.getint("PARSED_PAGES_CHARS", DEFAULT_PARSED_PAGES_CHARS))
         return spider
 
     @classmethod
@@ -241,7 +268,12 @@ class PublisherSpider(scrapy.Spider):
         return await asyncio.wrap_future(self._analysis.submit(function, *args, **kwargs))
 
     async def _read(
-        self, response: Response, memory: ListingMemory | None = None, letter: str | None = None
+        self,
+        response: Response,
+        memory: ListingMemory | None = None,
+        letter: str | None = None,
+        *,
+        links: LinksRead = "all",
     ) -> ReadPage | None:
         """The page read in the analysis thread (:func:`read_page`); None, logged and counted, when it is binary.
 
@@ -254,11 +286,18 @@ class PublisherSpider(scrapy.Spider):
             self.crawler.stats.inc_value("journals/skipped_binary")
             return None
         page = await self._analyse(
-            read_page, response.body, content_type, response.url, self.max_anchors, memory=memory, letter=letter
+            read_page,
+            response.body,
+            content_type,
+            response.url,
+            self.max_anchors,
+            memory=memory,
+            letter=letter,
+            links=links,
         )
         if page.charset_corrected:
             self.crawler.stats.inc_value("journals/encoding_corrected")
-        if page.links.truncated_anchors:
+        if page.links is not None and page.links.truncated_anchors:
             self.crawler.stats.inc_value("journals/anchors_over_cap")
             self.logger.warning(
                 "Page %s: read its first %d anchors, %d left (MAX_ANCHORS_PER_PAGE)",
@@ -333,6 +372,7 @@ class PublisherSpider(scrapy.Spider):
         if page is None:
             return
         links, group = page.links, page.group
+        assert links is not None
         letters = [a for a in links.letters if state.scope.allows(a.url)]
         entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
         new_entries = [(a, url) for a in entries if (url := canonical_url(a.url)) not in self._requested]
@@ -350,6 +390,7 @@ class PublisherSpider(scrapy.Spider):
         if entries:
             self.crawler.stats.inc_value("journals/listing_pages")
             self.recent_listings.keep(response.url, page.text)
+            self.parsed_pages.keep(page.page)
             for request in self._journal_requests(response, new_entries):
                 yield request
         if not (letters or entries or depth is None):
@@ -434,10 +475,12 @@ class PublisherSpider(scrapy.Spider):
         The hop's request names the home page by URL, as a journal's request names its listing: the page waits
         in memory for its metrics page (and is read back from the page cache after a pause or by another
         worker)."""
-        page = await self._read(response)
+        page = await self._read(response, links="metrics")
         if page is None:
             return
         links = page.links
+        assert links is not None
+        self.parsed_pages.keep(page.page)
         source = response.meta["source"]
         home = FetchedPage(url=response.url, html=page.text, role="home", from_cache="cached" in response.flags)
         here = Origin.of(response.url)
@@ -473,8 +516,10 @@ class PublisherSpider(scrapy.Spider):
     async def parse_metrics(
         self, response: Response, home_url: str, home_from_cache: bool, listing_url: str, listing_title: str
     ) -> AsyncIterator[JournalPages]:
-        """The metrics page: add it to the journal's pages and yield the journal."""
-        page = await self._read(response)
+        """The metrics page: add it to the journal's pages and yield the journal (its links are not read)."""
+        page = await self._read(response, links="none")
+        if page is not None:
+            self.parsed_pages.keep(page.page)
         metrics = FetchedPage(
             url=response.url, html=page.text if page else "", role="metrics", from_cache="cached" in response.flags
         )

@@ -6,12 +6,14 @@ What the rows mean to the integration (records, physical attributes, candidate r
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Engine, Row, delete, select
 
+from journals.decoding import decode_html
 from journals.store.models import (
     AttributeMappingRow,
     AttributeValue,
@@ -48,9 +50,18 @@ def crawled_rows(engine: Engine) -> tuple[list[Row], list[Row]]:
 def cached_pages(engine: Engine, wanted: Callable[[str], bool]) -> Iterator[tuple[str, str]]:
     """``(url, html)`` of every cached 200 page whose URL ``wanted`` accepts (only those are decompressed)."""
     with engine.connect() as conn:
-        for url, status, body in conn.execute(select(CachedPage.url, CachedPage.status, CachedPage.body)):
+        rows = conn.execute(select(CachedPage.url, CachedPage.status, CachedPage.headers, CachedPage.body))
+        for url, status, headers, body in rows:
             if status == 200 and wanted(url):
-                yield url, zlib.decompress(body).decode("utf-8", "replace")
+                yield url, decode_html(zlib.decompress(body), _content_type(headers))[0]
+
+
+def _content_type(headers: str) -> str | None:
+    """The ``Content-Type`` of a cached page's stored headers (a JSON object of name → values), None if none."""
+    for name, values in json.loads(headers or "{}").items():
+        if name.lower() == "content-type" and values:
+            return values[0]
+    return None
 
 
 def save_integration(

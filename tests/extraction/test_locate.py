@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from journals.extraction import LearnedRules
-from journals.extraction.extract import learn_page, parse_html
+from journals.extraction.extract import learn_page
+from journals.page import parse_html
 
 
 def _found(body: str, role: str = "home") -> dict[str, object]:

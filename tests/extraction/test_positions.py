@@ -7,11 +7,12 @@ from conftest import journal_own_value
 from lxml import etree
 
 from journals.extraction import LearnedRules, extract_journal, template_signature
-from journals.extraction.extract import extract_tree, parse_html
+from journals.extraction.extract import extract_page
 from journals.extraction.positions import AUDIT_EVERY, MAX_CHECKED_CHILDREN, PositionalReader, compile_reader
 from journals.extraction.templates import LEARNING_PAGES
 from journals.extraction.xpaths import rule_parts
 from journals.items import FetchedPage
+from journals.page import ParsedPage, parse_html
 from lab.extraction.bench import sample_pages
 
 ROWS = [("Print ISSN", "3372-1653"), ("Impact Factor", "4.117"), ("Editor-in-Chief", "Ada Li")]
@@ -35,13 +36,13 @@ def _rules(learned_rules: LearnedRules) -> dict[str, str]:
 
 def test_sandbox_pages_are_read_by_position_as_the_rules_read_them() -> None:
     learned_rules = LearnedRules()
-    trees = [(source, page, parse_html(page.html)) for source, page in sample_pages(per_site=25)]
+    documents = [(source, page, ParsedPage(page.url, page.html)) for source, page in sample_pages(per_site=25)]
     for _ in range(3):
-        for source, page, root in trees:
-            assert root is not None
-            extract_tree(root, page, source, learned_rules)
+        for source, page, document in documents:
+            extract_page(page, source, learned_rules, parsed=document)
     read = 0
-    for source, page, root in trees:
+    for source, page, document in documents:
+        root = document.tree
         assert root is not None
         signature = template_signature(root)
         trusted = learned_rules.get(source, signature)
@@ -54,7 +55,7 @@ def test_sandbox_pages_are_read_by_position_as_the_rules_read_them() -> None:
         assert template == signature, page.url
         assert list(texts) == rules.apply(root), page.url
         read += 1
-    assert read >= 0.95 * len(trees)
+    assert read >= 0.95 * len(documents)
     assert learned_rules.position_stats.disagreements == 0
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from conftest import journal_own_value
 
 from journals.extraction import LearnedRules, extract_journal, template_signature
-from journals.extraction.extract import parse_html
 from journals.extraction.templates import LEARNING_PAGES
 from journals.items import FetchedPage
+from journals.page import parse_html
 
 
 def _page(n: int, rows: list[tuple[str, str]], kind: str = "dl") -> FetchedPage:

@@ -5,7 +5,8 @@ from pathlib import Path
 from journals.mdr import mine_data_regions
 from journals.mdr.mining import mine_tag_tree
 from journals.mdr.regions import find_all_regions, find_regions
-from journals.mdr.tagtree import TagTree, parse_html
+from journals.mdr.tagtree import TagTree
+from journals.page import parse_html
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "mdr"
 

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Mapping
 from pathlib import Path
+from typing import ClassVar
 
+from scrapy.settings import Settings
 from scrapy.utils.defer import deferred_f_from_coro_f
 
+import journals.pipelines.extraction as extraction_module
 from journals.items import FetchedPage, JournalItem, JournalPages
+from journals.mdr.mining import MainRegions
+from journals.page import ParsedPage, RecentPages
 from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
 from journals.sandbox.relation import make_issn
 from journals.store import open_database
@@ -107,3 +113,67 @@ async def test_a_journal_s_pages_as_a_dict_are_extracted_as_the_dataclass_is() -
     assert isinstance(from_dict, JournalItem)
     assert from_dict == from_dataclass
     assert (from_dict.issn, from_dict.impact_factor) == (_issn(3), 4.12)
+
+
+class _Spider:
+    """What the pipeline reads of a crawl's spider: the pages it parsed."""
+
+    def __init__(self) -> None:
+        self.parsed_pages = RecentPages(max_chars=1_000_000)
+
+
+class _Crawler:
+    """A crawler with the spider above and no stats."""
+
+    def __init__(self) -> None:
+        self.spider = _Spider()
+        self.stats = None
+        self.settings = Settings()
+
+
+class _CountingRegions(MainRegions):
+    """Main regions that count the pages mined."""
+
+    mined: ClassVar[list[str]] = []
+
+    def _mine(self, page: ParsedPage) -> list[str]:
+        self.mined.append(page.url)
+        return super()._mine(page)
+
+
+@deferred_f_from_coro_f
+async def test_pages_the_spider_parsed_are_read_on_their_tree_in_the_extraction_thread(monkeypatch) -> None:
+    crawler = _Crawler()
+    pipeline = ExtractionPipeline(crawler=crawler)  # type: ignore[arg-type]
+    items = [_pages(n) for n in range(8)]
+    parsed = {item.url: ParsedPage(item.url, item.pages[0].html) for item in items}
+    for page in parsed.values():
+        crawler.spider.parsed_pages.keep(page)
+    threads: list[str] = []
+    original = extraction_module.extract_journal
+
+    def recording(pages, learned_rules, main_regions, *, parsed, **kwargs):
+        threads.append(threading.current_thread().name)
+        for page in pages:
+            assert parsed[page.url].tree is not None
+        return original(pages, learned_rules, main_regions, parsed=parsed, **kwargs)
+
+    monkeypatch.setattr(extraction_module, "extract_journal", recording)
+    out = await _run(pipeline, items)
+    assert [item.issn for item in out] == [_issn(n) for n in range(8)]
+    assert threads and all(name.startswith("extraction") for name in threads)
+    assert len(crawler.spider.parsed_pages) == 0, "each parsed page is taken by its item"
+
+
+@deferred_f_from_coro_f
+async def test_main_regions_are_mined_only_for_pages_learned_by_their_labels() -> None:
+    """Regions are mined for a page learned by its labels, or of a page shape new to its template; not else."""
+    _CountingRegions.mined.clear()
+    pipeline = ExtractionPipeline(main_regions=_CountingRegions(count=3))
+    out = await _run(pipeline, [_pages(n) for n in range(12)])
+    learned = [item.url for item in out if any(p["extractor"] == "heuristic" for p in item.provenance.values())]
+    assert 0 < len(learned) < 12
+    mined = _CountingRegions.mined
+    assert set(learned) <= set(mined), "a page learned by its labels is searched in its main regions first"
+    assert len(mined) == len(set(mined)) < 12, "mined once at most; pages the learned rules read are not mined"
+    assert mined[-1] != out[-1].url

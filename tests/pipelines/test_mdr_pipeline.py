@@ -1,9 +1,10 @@
-"""The MDR pipeline: listing records, main regions, one mining per listing, off the reactor thread."""
+"""The MDR pipeline: listing records, one mining per listing, off the reactor thread."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from types import SimpleNamespace
 
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
@@ -11,6 +12,7 @@ from scrapy.utils.test import get_crawler
 import journals.pipelines.mdr as mdr_pipeline
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.listings import RecentListings
+from journals.page import ParsedPage, RecentPages
 from journals.pipelines.mdr import MDRPipeline
 
 LISTING_URL = "https://publisher.example/journals/a-z"
@@ -63,13 +65,13 @@ def test_from_crawler_reads_settings():
 
 
 @deferred_f_from_coro_f
-async def test_listing_record_and_main_regions():
+async def test_listing_record():
     item = await _pipeline().process_item(_item("Annals of Tests", "/j/annals"))
     assert item.listing_record["title"] == "Annals of Tests"
     assert item.listing_record["link"] == "https://publisher.example/j/annals"
     assert item.listing_record["issns"] == ["2049-363X"]
     assert item.listing_record["xpaths"] == ["/html/body/ul/li[2]"]
-    assert item.main_regions == {"https://publisher.example/j/annals": ["/html/body/div[2]"]}
+    assert item.pages[0].html == HOME, "journal pages are not mined here: the extraction mines the ones it learns"
 
 
 @deferred_f_from_coro_f
@@ -119,3 +121,23 @@ async def test_mdr_max_nodes_caps_the_listing_mined():
     assert first.listing_record["title"] == "Acta Example"
     last = await pipeline.process_item(_item("Atlas Review", "/j/atlas"))
     assert last.listing_record == {}
+
+
+@deferred_f_from_coro_f
+async def test_the_listing_the_spider_parsed_is_mined_on_its_tree(monkeypatch):
+    parsed = ParsedPage(LISTING_URL, LISTING)
+    crawler = get_crawler()
+    crawler.spider = SimpleNamespace(parsed_pages=RecentPages(1_000_000))
+    crawler.spider.parsed_pages.keep(parsed)
+    mined: list[object] = []
+    original = mdr_pipeline.index_listing
+
+    def recording(page, *args, **kwargs):
+        mined.append(page)
+        return original(page, *args, **kwargs)
+
+    monkeypatch.setattr(mdr_pipeline, "index_listing", recording)
+    item = await MDRPipeline(crawler=crawler).process_item(_item("Annals of Tests", "/j/annals"))
+    assert item.listing_record["xpaths"] == ["/html/body/ul/li[2]"]
+    assert mined == [parsed]
+    assert crawler.spider.parsed_pages.get(LISTING_URL) is parsed, "a listing stays kept for its other journals"

@@ -1,0 +1,138 @@
+"""Benchmark: the crawl's whole per-page pipeline against one ``lxml.html`` parse of the page (issue 17).
+
+Per page, as the crawl does it: decode the body and parse it once (:class:`journals.page.ParsedPage`), read its
+links (all of a list page's, a journal page's metrics hops, none of a metrics page's), then on a journal page the
+extraction on learned templates, MDR mining the page only when it is learned by its labels
+(:class:`journals.mdr.mining.MainRegions`), and on a list page its journal list and MDR's listing index (read for
+the journals' records). The bar: at most twice the parse.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import lxml.html
+
+from journals.entries import find_journal_list
+from journals.extraction.extract import extract_page
+from journals.extraction.templates import LearnedRules
+from journals.items import FetchedPage
+from journals.mdr.listing import index_listing
+from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, MainRegions
+from journals.navigation import metrics_links, page_links
+from journals.page import ParsedPage
+from lab.extraction.bench import CHROME_KILOBYTES, sample_pages, with_chrome
+
+HTML_TYPE = "text/html; charset=utf-8"
+SANDBOX_ORIGIN = "http://127.0.0.1:8000"
+"""Where the sandbox's pages are read from: a crawl's pages have absolute URLs (and links are made absolute)."""
+
+
+def _journal_step(learned_rules: LearnedRules, regions: MainRegions) -> Callable[[str, FetchedPage, bytes], object]:
+    """The pipeline of one journal page: decode, parse, metrics hops (home pages), extraction (MDR when learned)."""
+
+    def step(source: str, page: FetchedPage, body: bytes) -> object:
+        parsed = ParsedPage.from_body(page.url, body, HTML_TYPE)
+        if page.role == "home":
+            metrics_links(parsed, page.url)
+        fetched = FetchedPage(url=page.url, html=parsed.text, role=page.role)
+        return extract_page(fetched, source, learned_rules, lambda: regions(parsed), parsed=parsed)
+
+    return step
+
+
+def _list_step(url: str, body: bytes) -> object:
+    """The pipeline of one list page: decode, parse, links and journal list, MDR's listing index."""
+    parsed = ParsedPage.from_body(url, body, HTML_TYPE)
+    find_journal_list(page_links(parsed, url).content)
+    return index_listing(parsed, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD)
+
+
+def _real_pages(data: Path) -> list[tuple[str, str, bytes]]:
+    """(kind, URL, body) of the saved real pages (``list`` or ``journal``), none when the folder is absent."""
+    manifest = data / "manifest.json"
+    if not manifest.exists():
+        return []
+    return [
+        (entry["kind"], entry.get("url") or f"https://{entry['file']}", (data / entry["file"]).read_bytes())
+        for entry in json.loads(manifest.read_text(encoding="utf-8"))
+    ]
+
+
+def _best(action: Callable[[], object], repeats: int) -> float:
+    """The best time of ``repeats`` runs (a busy machine only ever adds time)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def bench_page_pipeline(repeats: int = 5, per_site: int = 15, real_data: Path | None = None) -> dict[str, float]:
+    """Seconds per page of the whole per-page pipeline and of one ``lxml.html`` parse, and their ratio.
+
+    Journal pages: the sandbox's home and metrics pages grown to 50–300 kB (:func:`with_chrome`), their templates
+    learned first (four passes), so the timed passes are a crawl's steady state, relearning included. Real pages
+    (``real_data``, e.g. ``../shared/data/real``): lists with their journal list and listing index
+    (``real_list_ratio``),
+    journal pages each of its own template, learned first like the others (``real_journal_ratio``; a page learned by
+    its labels costs 50–150 parses: learning is what templates amortise). A page's time is its best of ``repeats``;
+    the ratios are those of the sums (``ratio`` over all pages, ``chrome_ratio``, ``real_ratio``).
+    """
+    pages = [
+        (
+            source,
+            FetchedPage(url=SANDBOX_ORIGIN + page.url, html="", role=page.role),
+            with_chrome(page.html, CHROME_KILOBYTES[i % 4], i % 3).encode(),
+        )
+        for i, (source, page) in enumerate(sample_pages(per_site=per_site))
+    ]
+    learned_rules = LearnedRules()
+    journal_step = _journal_step(learned_rules, MainRegions())
+    for _ in range(4):
+        for source, page, body in pages:
+            journal_step(source, page, body)
+    chrome_parse = chrome_pipeline = 0.0
+    for source, page, body in pages:
+        chrome_parse += _best(lambda body=body: lxml.html.document_fromstring(body), repeats)
+        chrome_pipeline += _best(lambda s=source, p=page, b=body: journal_step(s, p, b), repeats)
+    real = _real_pages(real_data) if real_data is not None else []
+    real_journals = [(url, body) for kind, url, body in real if kind != "list"]
+    real_step = _journal_step(LearnedRules(), MainRegions())
+    for _ in range(4):
+        for url, body in real_journals:
+            real_step("real", FetchedPage(url=url, html="", role="home"), body)
+    list_parse = list_pipeline = journal_parse = journal_pipeline = 0.0
+    for kind, url, body in real:
+        parse = _best(lambda body=body: lxml.html.document_fromstring(body), repeats)
+        if kind == "list":
+            list_parse += parse
+            list_pipeline += _best(lambda u=url, b=body: _list_step(u, b), repeats)
+        else:
+            page = FetchedPage(url=url, html="", role="home")
+            journal_parse += parse
+            journal_pipeline += _best(lambda p=page, b=body: real_step("real", p, b), repeats)
+    real_parse, real_pipeline = list_parse + journal_parse, list_pipeline + journal_pipeline
+    return {
+        "pages": float(len(pages) + len(real)),
+        "chrome_pages": float(len(pages)),
+        "real_pages": float(len(real)),
+        "parse_seconds_per_page": (chrome_parse + real_parse) / max(1, len(pages) + len(real)),
+        "pipeline_seconds_per_page": (chrome_pipeline + real_pipeline) / max(1, len(pages) + len(real)),
+        "ratio": (chrome_pipeline + real_pipeline) / (chrome_parse + real_parse),
+        "chrome_ratio": chrome_pipeline / chrome_parse,
+        "real_ratio": real_pipeline / real_parse if real else float("nan"),
+        "real_list_ratio": list_pipeline / list_parse if list_parse else float("nan"),
+        "real_journal_ratio": journal_pipeline / journal_parse if journal_parse else float("nan"),
+    }
+
+
+if __name__ == "__main__":
+    from journals.replay.pages import resolve_manifest
+
+    for key, value in bench_page_pipeline(real_data=resolve_manifest().parent).items():
+        print(f"  {key:<26} {value:.6g}")
