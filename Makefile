@@ -55,8 +55,10 @@ TEST_WORKERS ?= 0
 test: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15
 
+# ruff over everything; mypy --strict over the pure packages (pyproject.toml [tool.mypy] lists them).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 # The pure code (tag tree, MDR, navigation, extraction, value parsers, decoding, linkage) under hypothesis at scale:
 # FUZZ_EXAMPLES generated inputs per target, pages up to FUZZ_MAX_SIZE deep or wide (make test runs a few).

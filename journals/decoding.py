@@ -119,12 +119,12 @@ def _declared_encodings(body: bytes, content_type: str | None) -> tuple[str | No
 
 def _decode(body: bytes, content_type: str | None) -> tuple[str, str]:
     bom_encoding, bom = read_bom(body)
-    if bom_encoding:
+    if bom_encoding and bom:
         return body[len(bom) :].decode(bom_encoding, errors="replace"), bom_encoding
     utf16 = utf16_without_bom(body[:SNIFF_BYTES])
     if utf16:
         return body.decode(utf16, errors="replace"), utf16
-    for encoding in (*_declared_encodings(body, content_type), *FALLBACK_ENCODINGS):
+    for encoding in (*filter(None, _declared_encodings(body, content_type)), *FALLBACK_ENCODINGS):
         text = _strict(body, encoding)
         if text is not None:
             return text, codecs.lookup(resolve_encoding(encoding) or encoding).name

@@ -81,12 +81,18 @@ REPEATS_FOR_CHROME = 2
 class EntryAnchor(Protocol):
     """What the scoring needs of an anchor (:class:`journals.navigation.Anchor` fits)."""
 
-    url: str
-    text: str
-    chrome: str
-    group: str
-    shape: str
-    record_text: str
+    @property
+    def url(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def chrome(self) -> str: ...
+    @property
+    def group(self) -> str: ...
+    @property
+    def shape(self) -> str: ...
+    @property
+    def record_text(self) -> str: ...
 
 
 def anchor_score(anchor: EntryAnchor) -> float:

@@ -13,7 +13,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from lxml import etree
 
@@ -86,7 +86,7 @@ class ParsedPage:
         """What ``compute`` derives from this page, computed on the first call for ``key`` and kept."""
         if key not in self._derived:
             self._derived[key] = compute(self)
-        return self._derived[key]
+        return cast(T, self._derived[key])
 
     def __repr__(self) -> str:
         return f"<ParsedPage {self.url} {len(self.text)} characters>"

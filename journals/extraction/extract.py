@@ -24,14 +24,14 @@ from journals.extraction.content import (
     text_nodes,
 )
 from journals.extraction.identity import copyright_candidate, footer_issns, is_copyright_rule
-from journals.extraction.labels import default_matcher, normalise_label
+from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate, Locator
 from journals.extraction.structured import SITE_NAME, has_structured_data, is_article_page, structured_values
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
 from journals.extraction.values import Parsed, is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.page import ParsedPage
-from journals.vocabulary import Attribute, extraction_phrases, load_attributes
+from journals.vocabulary import Attribute, extraction_phrases, load_attributes, normalise_label
 
 PAGE_ORDER = {"home": 0, "metrics": 1}
 """Pages are read in this order; the first page showing a value wins."""

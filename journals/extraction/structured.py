@@ -161,7 +161,7 @@ def _microdata(root: etree._Element) -> list[Any]:
         return items
 
 
-class _TreeMicrodataExtractor(MicrodataExtractor):
+class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extruct ships no types
     """extruct's microdata extractor on a plain lxml tree: a property's text is read, as extruct reads it, on a
     copy of its element made of ``lxml.html`` elements (extruct's cleaner calls their ``drop_tree``)."""
 

@@ -79,9 +79,9 @@ def row_cells(anchor: etree._Element, headers: dict[etree._Element, list[str]]) 
 
     ``headers`` caches each table's header texts: every row of a table asks for them.
     """
-    row = next((a for a in anchor.iterancestors("tr")), None)
-    table = next((a for a in row.iterancestors("table")), None) if row is not None else None
-    if table is None:
+    row = next(anchor.iterancestors("tr"), None)
+    table = next(row.iterancestors("table"), None) if row is not None else None
+    if row is None or table is None:
         return {}
     names = headers.get(table)
     if names is None:

@@ -23,7 +23,7 @@ class Region(NamedTuple):
     parent: int
     k: int
     start: int
-    count: int
+    count: int  # type: ignore[assignment]  # the paper's word; shadows tuple.count, which no caller uses
 
 
 def similar(a: str, b: str, threshold: float) -> bool:
