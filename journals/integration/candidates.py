@@ -16,11 +16,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from lxml import etree, html
+from lxml import etree
 
 from journals.domain.no_value import is_missing
 from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute
+from journals.page import parse_html
 from journals.vocabulary import label_key, normalise_label
 
 TEMPLATE_SIMILARITY = 0.85
@@ -48,7 +49,9 @@ class CachedJournalPage:
 
 
 @dataclass
-class _ParsedPage:
+class _TextLeaves:
+    """A cached page's tree without scripts, styles, head and comments, its text leaves and its element paths."""
+
     page: CachedJournalPage
     tree: etree._ElementTree
     leaves: dict[str, str]
@@ -56,13 +59,13 @@ class _ParsedPage:
     signature: frozenset[str]
 
 
-def _parse(page: CachedJournalPage) -> _ParsedPage | None:
-    try:
-        root = html.fromstring(page.html)
-    except (etree.ParserError, ValueError):
+def _parse(page: CachedJournalPage) -> _TextLeaves | None:
+    """The page parsed as the crawl parses it (:func:`journals.page.parse_html`), its junk dropped."""
+    root = parse_html(page.html)
+    if root is None:
         return None
     for junk in root.xpath("//script|//style|//head|//comment()"):
-        junk.drop_tree() if hasattr(junk, "drop_tree") else junk.getparent().remove(junk)
+        _drop_keeping_tail(junk)
     tree = root.getroottree()
     leaves: dict[str, str] = {}
     paths: set[str] = set()
@@ -73,12 +76,27 @@ def _parse(page: CachedJournalPage) -> _ParsedPage | None:
             cleaned = " ".join(text.split())
             if cleaned:
                 leaves[f"{path}/text()[{n}]"] = cleaned
-    return _ParsedPage(page, tree, leaves, frozenset(paths))
+    return _TextLeaves(page, tree, leaves, frozenset(paths))
 
 
-def template_groups(pages: Iterable[CachedJournalPage]) -> list[list[_ParsedPage]]:
+def _drop_keeping_tail(node: etree._Element) -> None:
+    """Remove ``node`` and its subtree, its tail text joined to what came before it (``lxml.html``'s
+    ``drop_tree``, on the plain elements of the one parser set-up)."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    if node.tail:
+        previous = node.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + node.tail
+        else:
+            parent.text = (parent.text or "") + node.tail
+    parent.remove(node)
+
+
+def template_groups(pages: Iterable[CachedJournalPage]) -> list[list[_TextLeaves]]:
     """Pages of one source split by URL shape, then by leader clustering on element-path sets."""
-    groups: list[tuple[str, frozenset[str], list[_ParsedPage]]] = []
+    groups: list[tuple[str, frozenset[str], list[_TextLeaves]]] = []
     for page in pages:
         parsed = _parse(page)
         if parsed is None:
@@ -96,12 +114,12 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 1.0
 
 
-def _label_rules(group: Sequence[_ParsedPage], invariant: set[str]) -> set[str]:
+def _label_rules(group: Sequence[_TextLeaves], invariant: set[str]) -> set[str]:
     """XPaths reading the next or previous sibling of an element whose whole text is an invariant label."""
     rules: set[str] = set()
     for parsed in group:
         for element in parsed.tree.getroot().iter(etree.Element):
-            text = " ".join(element.text_content().split())
+            text = " ".join(element.xpath("string(.)").split())
             if len(element) or text not in invariant or not 2 <= len(text) <= 64 or "'" in text:
                 continue
             for axis in ("following-sibling", "preceding-sibling"):
@@ -111,7 +129,7 @@ def _label_rules(group: Sequence[_ParsedPage], invariant: set[str]) -> set[str]:
     return rules
 
 
-def _read(parsed: _ParsedPage, rule: str) -> tuple[str, str] | None:
+def _read(parsed: _TextLeaves, rule: str) -> tuple[str, str] | None:
     """(node XPath, text) of the first node ``rule`` selects on the page."""
     if rule.startswith("//"):
         found = parsed.tree.xpath(rule)
@@ -170,7 +188,7 @@ def candidate_attributes(
 
 
 def _group_attributes(
-    group: Sequence[_ParsedPage], unit: str, label_vocabulary: Mapping[str, str], titles: Mapping[str, str]
+    group: Sequence[_TextLeaves], unit: str, label_vocabulary: Mapping[str, str], titles: Mapping[str, str]
 ) -> list[PhysicalAttribute]:
     share = Counter(text for parsed in group for text in set(parsed.leaves.values()))
     invariant = {text for text, count in share.items() if count >= INVARIANT_SHARE * len(group)}
@@ -187,14 +205,14 @@ def _group_attributes(
 
 
 def _rule_attribute(
-    group: Sequence[_ParsedPage],
+    group: Sequence[_TextLeaves],
     unit: str,
     rule: str,
     label_vocabulary: Mapping[str, str],
     titles: Mapping[str, str],
 ) -> PhysicalAttribute | None:
     """One rule applied to the group's pages, typed and filtered; None when the filters drop it."""
-    read: list[tuple[_ParsedPage, str, str]] = []
+    read: list[tuple[_TextLeaves, str, str]] = []
     for parsed in group:
         found = _read(parsed, rule)
         if found is not None and not is_missing(found[1]):
