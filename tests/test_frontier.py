@@ -12,6 +12,8 @@ def test_frontier_keys_are_per_spider_and_crawl():
         "requests": "journals:elsevier:2026-w48:requests",
         "seen": "journals:elsevier:2026-w48:seen",
         "workers": "journals:elsevier:2026-w48:workers",
+        "leases": "journals:elsevier:2026-w48:leases",
+        "deadlines": "journals:elsevier:2026-w48:deadlines",
     }
 
 
