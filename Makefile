@@ -52,7 +52,10 @@ evaluate: $(STAMP)
 # TEST_WORKERS=2 runs the suite on two pytest-xdist workers (5 min instead of 10 on 2 cores); 0 (in-process) is the default, as
 # the extraction tests' template learning still depends on page order, which two busy workers shuffle more.
 TEST_WORKERS ?= 0
+# The servers the tests start (PostgreSQL, Redis, Chromium) come from Debian: .ci/system-packages installs those
+# missing (with sudo when not root) and does nothing when they are there.
 test: $(STAMP)
+	.ci/system-packages
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15
 
 lint: $(STAMP)
