@@ -384,8 +384,9 @@ class SharedFrontierScheduler(Scheduler):
         engine = self.crawler.engine
         itemproc = getattr(getattr(engine, "scraper", None), "itemproc", None)
         for component in getattr(itemproc, "middlewares", ()):
-            if isinstance(getattr(component, "commits", None), CommitLedger):
-                return component.commits
+            ledger = getattr(component, "commits", None)
+            if isinstance(ledger, CommitLedger):
+                return ledger
         return None
 
     def _redis_ready(self) -> bool:
