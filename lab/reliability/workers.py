@@ -152,8 +152,9 @@ def killed_worker(frontier: Frontier, name: str, point: float, unsaved_batch: bo
 
         wait_until(killable, f"{target} pages fetched and the victim holding {enough} leases", victim)
         victim.send_signal(signal.SIGKILL)
-        held = victim_leases()
         victim.wait()
+        time.sleep(0.2)  # what it sent just before it died reaches Redis
+        held = victim_leases()
         survivors = [finish(worker) for worker in workers[1:]]
     outcome.figures["victim_leases_at_kill"] = held
     outcome.figures["leases_recovered"] = sum(stats.get("frontier/leases/recovered", 0) for stats in survivors)
