@@ -268,7 +268,8 @@ class SharedFrontierScheduler(Scheduler):
     def release_done(self) -> None:
         """Release the leases whose work is over: the engine is done with the request (its callback's output
         processed, its requests pushed) and the store committed every journal buffered until then."""
-        if not self.leases or not self._push_unpushed():
+        # Requests that met a Redis away go first: a lease ends only once the requests it yielded are in Redis.
+        if not self._push_unpushed() or not self.leases:
             return
         engine = self.crawler.engine
         slot = getattr(engine, "_slot", None) if engine is not None else None
