@@ -1,6 +1,6 @@
 """Throwaway PostgreSQL, Redis and scrapyd servers on free ports of 127.0.0.1, for the operations tests.
 
-A missing server binary fails the test with what to install (``.ci/run`` installs Debian's ``postgresql`` and
+A missing server binary fails the test with what to install (``make test`` and ``.ci/run`` install Debian's ``postgresql`` and
 ``redis-server``); it never skips.
 """
 
@@ -80,7 +80,7 @@ class PostgresServer:
         if not candidates:
             pytest.fail(
                 "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin/initdb): "
-                "install Debian's postgresql package (`apt-get install -y postgresql`; .ci/run does)"
+                "install Debian's postgresql package (`apt-get install -y postgresql`; make test does, through .ci/system-packages)"
             )
         user = None
         if os.geteuid() == 0:
