@@ -1,7 +1,7 @@
 """Throwaway PostgreSQL, Redis and scrapyd servers on free ports of 127.0.0.1, for the operations tests.
 
-A missing server binary fails the test with what to install (``make test`` and ``.ci/run`` install Debian's ``postgresql`` and
-``redis-server``); it never skips.
+A missing server binary fails the test with what to install (``make test`` and ``.ci/run`` install Debian's
+``postgresql`` and ``redis-server`` first); it never skips.
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ class PostgresServer:
         if not candidates:
             pytest.fail(
                 "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin/initdb): "
-                "install Debian's postgresql package (`apt-get install -y postgresql`; make test does, through .ci/system-packages)"
+                "install Debian's postgresql package (`apt-get install -y postgresql`; make test does, through "
+                ".ci/system-packages)"
             )
         user = None
         if os.geteuid() == 0:
