@@ -12,7 +12,7 @@ A pop is a lease, not a removal: the request stays in Redis, in the popping work
 has been processed, the requests it yielded are queued (in Redis: scrapy-redis pushes at ``enqueue_request``) and
 the journals it produced are committed to the database (the store pipeline's :class:`~journals.commits.
 CommitLedger`). Requests that end in an error (download error, dropped by a filter, refused by the scope) end
-their lease the same way. Every second, every worker puts back (exactly once, in one Lua script) the leases of
+their lease the same way. Every few seconds, every worker puts back (exactly once, in one Lua script) the leases of
 workers silent for ``FRONTIER_WORKER_TIMEOUT_SECS`` and any lease older than ``FRONTIER_LEASE_SECS``: the work of a
 killed worker is redone by the others, its fetched pages come from the shared page cache, and its journals are
 upserted, never stored twice. A worker that stops cleanly puts its unfinished leases back itself.
@@ -151,6 +151,7 @@ class SharedFrontierScheduler(Scheduler):
         scheduler._redis_down_since = None
         scheduler._redis_retry_at = 0.0
         scheduler._redis_retry_delay = 0.0
+        scheduler._next_recovery = 0.0
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
         return scheduler
 
@@ -161,6 +162,8 @@ class SharedFrontierScheduler(Scheduler):
     _redis_down_since: float | None
     _redis_retry_at: float
     _redis_retry_delay: float
+    _next_recovery: float
+    """When the heartbeat next runs :meth:`recover` (``time.monotonic()``)."""
 
     def open(self, spider: Spider) -> None:
         """Open the crawl's leased queue and duplicate filter, say this worker is alive, and start beating."""
@@ -294,7 +297,13 @@ class SharedFrontierScheduler(Scheduler):
         self._inc_stat("frontier/leases/released", len(done))
 
     def recover(self) -> int:
-        """Put back the leases of dead workers and those past their deadline; how many this worker put back."""
+        """Put back the leases of dead workers and those past their deadline; how many this worker put back.
+
+        The script reads every lease of the crawl: the heartbeat runs it every third of
+        ``FRONTIER_WORKER_TIMEOUT_SECS``, not at every beat (an idle worker runs it each time it checks whether
+        to close).
+        """
+        self._next_recovery = time.monotonic() + self.worker_timeout / 3
         recovered = self.queue.recover(self.keys["workers"], time.time(), self.worker_timeout)
         mine = [lease_id for lease_id in recovered if lease_id in self.leases]
         for lease_id in mine:
@@ -314,8 +323,8 @@ class SharedFrontierScheduler(Scheduler):
 
     def beat(self) -> None:
         """Every ``FRONTIER_HEARTBEAT_SECS``: record whether this worker is busy, keep the keys alive, release the
-        leases whose work is done, recover those of dead workers, and wake the engine when requests wait in the
-        shared queue (pushed by other workers, or put back)."""
+        leases whose work is done, recover those of dead workers (every third of the worker timeout), and wake the
+        engine when requests wait in the shared queue (pushed by other workers, or put back)."""
         engine = self.crawler.engine
         if engine is None or engine.spider is None or engine.scraper.slot is None:
             return  # the engine opens the scheduler before the rest of the spider's slot
@@ -324,7 +333,8 @@ class SharedFrontierScheduler(Scheduler):
             self._set_state(busy=not idle)
             self._refresh_expiry()
             self.release_done()
-            self.recover()
+            if time.monotonic() >= self._next_recovery:
+                self.recover()
             queued = len(self.queue)
         except RedisError as exc:
             # A Redis away must not stop the heartbeat; the next beat retries.
