@@ -247,8 +247,6 @@ class SharedFrontierScheduler(Scheduler):
             self._lease_count += 1
             lease_id = f"{self.worker_id}#{self._lease_count}"
             request = self.queue.lease(lease_id, time.time() + self.lease_secs)
-            if request is not None:
-                self._set_state(busy=True)
         except RedisError as exc:
             self._redis_failed(exc)
             return None
@@ -259,6 +257,10 @@ class SharedFrontierScheduler(Scheduler):
         self.leases[lease_id] = Lease(request)
         self._inc_stat("scheduler/dequeued/redis")
         self._inc_stat("frontier/leases/taken")
+        try:
+            self._set_state(busy=True)
+        except RedisError as exc:
+            self._redis_failed(exc)  # the next beat says it; the request is leased and ours
         return request
 
     def has_pending_requests(self) -> bool:
