@@ -4,7 +4,8 @@ Each figure runs its pair several times and keeps medians; the table gives the r
 and ``bench.json`` keeps the numbers with the date and the machine. Figures whose pieces are absent are
 reported as missing, never skipped silently.
 
-Run ``python -m lab.benchmarks [--repeats 3] [--scale 10000,100000] [--only crawl,mdr]``.
+Run ``python -m lab.benchmarks [--repeats 3] [--scale 10000,100000] [--only crawl,mdr]``. The ``scale-workers``
+group needs Debian's ``postgresql`` and ``redis-server`` (the operations tests' servers).
 """
 
 from __future__ import annotations
@@ -15,13 +16,18 @@ import os
 import platform
 import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from lab.crawlrun import ScrapyRun, run_scrapy_command, sandbox_process
+from lab.crawlrun import PROJECT_ROOT, ScrapyRun, run_scrapy_command, sandbox_process, stats_from_log
+
+SCALE_WORKERS_SITE = "elsevier"
+"""The one site the workers figure crawls."""
 
 
 @dataclass
@@ -239,12 +245,83 @@ def bench_integrate(journals: int) -> list[Figure]:
     ]
 
 
+def _distributed_crawl(workers: int, start_url: str, database_url: str, redis_url: str, folder: Path) -> float:
+    """``workers`` processes of one ``settings.distributed`` crawl of one site, started together: their pages per
+    second (all their responses over the longest worker's elapsed time)."""
+    command = [sys.executable, "-m", "scrapy", "crawl", SCALE_WORKERS_SITE, "-a", f"start_url={start_url}"]
+    for setting in (f"CRAWL_ID=scale-{workers}", "LOG_LEVEL=INFO", "PROGRESS_ENABLED=False"):
+        command += ["-s", setting]
+    env = {
+        **os.environ,
+        "SCRAPY_SETTINGS_MODULE": "settings.distributed",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+    }
+    logs = [folder / f"scale-{workers}-{n}.log" for n in range(workers)]
+    processes = []
+    for log in logs:
+        with log.open("w") as handle:
+            processes.append(
+                subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=subprocess.DEVNULL, stderr=handle)
+            )
+    for process in processes:
+        process.wait(timeout=3600)
+    stats = [stats_from_log(log.read_text(errors="replace")) for log in logs]
+    if any(process.returncode for process in processes) or any(s.get("finish_reason") != "finished" for s in stats):
+        raise RuntimeError(f"a worker of {workers} failed:\n{logs[0].read_text(errors='replace')[-3000:]}")
+    pages = sum(s.get("response_received_count", 0) for s in stats)
+    return pages / max(s["elapsed_time_seconds"] for s in stats)
+
+
+def bench_scale_workers(journals: int, counts: tuple[int, ...] = (1, 2, 4), latency: float = 0.2) -> list[Figure]:
+    """Pages/s of 1, 2 and 4 distributed workers (Redis frontier, PostgreSQL store and cache) on one sandbox site
+    whose every response takes ``latency`` seconds; each count crawls the site anew into a database of its own.
+
+    Every worker keeps the production settings (AutoThrottle, ``CONCURRENT_REQUESTS_PER_DOMAIN``), which bound
+    what one worker asks of a site: the figure is what more workers add under the same per-worker settings, not
+    what one worker could do with them loosened.
+    """
+    from lab.reliability.postgres import throwaway_postgres
+    from lab.reliability.workers import redis_server
+
+    rates: dict[int, float] = {}
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        sandbox_process(1, journals, "--latency", str(latency)) as sandbox,
+        throwaway_postgres() as postgres,
+        redis_server() as redis,
+    ):
+        start_url = f"{sandbox.base_url}/{SCALE_WORKERS_SITE}/"
+        for workers in counts:
+            database = postgres.create_database(f"journals_scale_{workers}")
+            rates[workers] = _distributed_crawl(workers, start_url, database, redis.url, Path(folder))
+    most = max(counts)
+    ratio = rates[most] / rates[1]
+    return [
+        Figure(
+            f"distributed crawl, {most} workers vs 1 (one site, {latency * 1000:.0f} ms per response)",
+            f"{rates[most]:.1f} pages/s",
+            f"1 worker {rates[1]:.1f} pages/s",
+            ratio,
+            "≥ 3× (same per-worker settings)",
+            ratio >= 3,
+            None,
+            {
+                "pages_per_second": {str(n): round(rate, 2) for n, rate in rates.items()},
+                "ratio_to_one_worker": {str(n): round(rate / rates[1], 2) for n, rate in rates.items()},
+                "note": "AutoThrottle and CONCURRENT_REQUESTS_PER_DOMAIN bound each worker; more workers multiply them",
+            },
+        )
+    ]
+
+
 GROUPS: dict[str, Callable[[argparse.Namespace], list[Figure]]] = {
     "store": lambda args: bench_storage(args.repeats),
     "integration": lambda args: bench_integrate(args.integration_journals),
     "crawl": lambda args: bench_crawl_and_replay(args.repeats),
     "algorithms": lambda args: [*bench_algorithms(args.repeats), *bench_page_pipeline_figures(args.repeats)],
     "scale": lambda args: bench_scale([int(s) for s in args.scale.split(",")]),
+    "scale-workers": lambda args: bench_scale_workers(args.scale_workers_journals),
 }
 
 
@@ -264,6 +341,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--scale", default="10000,100000", help="journal counts of the scale figure")
     parser.add_argument("--integration-journals", type=int, default=100_000)
+    parser.add_argument(
+        "--scale-workers-journals", type=int, default=2000, help="journals of the sandbox of the workers figure"
+    )
     parser.add_argument("--only", default=",".join(GROUPS), help=f"groups to run, from {','.join(GROUPS)}")
     parser.add_argument("--output", default="bench.json")
     args = parser.parse_args()

@@ -9,7 +9,8 @@ Start every worker of one crawl with the same spider, arguments and crawl name (
 
 The start URLs enter the frontier once (the shared duplicate filter drops every later worker's copy), no request
 is scheduled twice, journals are upserted on their (source, URL) key, and every page fetched by one worker is in
-the cache for all of them. What a worker loses when it is killed is in docs/OPERATIONS.md.
+the cache for all of them. A popped request is leased, not removed: a killed worker's requests come back to the
+others (docs/OPERATIONS.md, "What survives what"). Run the frontier's Redis with settings/redis.conf (AOF).
 """
 
 import os
@@ -26,10 +27,12 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CRAWL_ID = os.environ.get("CRAWL_ID", "")
 FRONTIER_TTL_SECS = 7 * 24 * 3600
 FRONTIER_HEARTBEAT_SECS = 1.0
-FRONTIER_WORKER_TIMEOUT_SECS = 30.0
+FRONTIER_WORKER_TIMEOUT_SECS = 30.0  # a worker silent this long is dead: its leases go back to the queue
+FRONTIER_LEASE_SECS = 600.0  # a lease older than this goes back to the queue, whoever holds it
 
-# Rows and the page cache on the shared database (DATABASE_URL from the environment, see settings.production).
-# Smaller batches: a worker killed with SIGKILL loses at most this many extracted journals (see the docs).
+# Rows and the page cache on the shared database (DATABASE_URL from the environment, see settings.production): the
+# cache is what lets another worker redo a dead worker's leases without fetching its pages again.
+# Smaller batches: a lease is released once the batch holding its journals is committed, so a worker holds fewer.
 DATABASE_BATCH_SIZE = 20
 
 # Remote-access services: never on a worker.

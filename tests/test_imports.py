@@ -28,6 +28,7 @@ MODULES: dict[str, Path] = {_module_name(path): path for path in sorted(PACKAGE_
 LAB_MODULES: dict[str, Path] = {_module_name(path): path for path in sorted((PROJECT_ROOT / "lab").rglob("*.py"))}
 
 PURE = (
+    "journals.commits",
     "journals.gc_pause",
     "journals.decoding",
     "journals.domain",
@@ -73,6 +74,7 @@ SCRAPY_GLUE = (
     "journals.exporters",
     "journals.extensions",
     "journals.frontier",
+    "journals.leased_queue",
     "journals.offsite",
     "journals.pipelines",
     "journals.resume",

@@ -41,7 +41,8 @@ class Command(ScrapyCommand):
     def syntax(self) -> str:
         """Usage line."""
         return (
-            "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--faults] [--url-file FILE]"
+            "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--faults] [--latency SECS]"
+            " [--url-file FILE]"
             " | --traps [--port 8000] [--seed 1] [--truth truth.json] [--url-file FILE]"
             " | --replay DIR_OR_MANIFEST [--port 0] [--url-file FILE] [--requests-log FILE]"
         )
@@ -66,6 +67,9 @@ class Command(ScrapyCommand):
         )
         parser.add_argument("--fault-rate", type=float, default=0.08, help="share of pages with a fault")
         parser.add_argument("--fault-timeout", type=float, default=35.0, help="seconds a stalling page stalls")
+        parser.add_argument(
+            "--latency", type=float, default=0.0, help="seconds each response waits before it is sent (a real site's)"
+        )
         parser.add_argument("--url-file", metavar="FILE", help="write the served base URL to FILE once listening")
         parser.add_argument(
             "--replay",
@@ -93,7 +97,7 @@ class Command(ScrapyCommand):
         web = SandboxWeb(seed=opts.seed, size=opts.journals, edition=opts.edition)
         faults = FaultPlan(opts.seed, opts.fault_rate, opts.fault_timeout) if opts.faults else None
         try:
-            server = SandboxServer(web, port=opts.port, faults=faults)
+            server = SandboxServer(web, port=opts.port, faults=faults, latency=opts.latency)
         except OSError as error:
             raise UsageError(f"cannot listen on 127.0.0.1:{opts.port}: {error.strerror}") from error
         if opts.truth:

@@ -9,12 +9,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from scrapy import signals
 from scrapy.exceptions import DropItem
 from scrapy.utils.asyncio import run_in_thread, sleep
-from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
+from journals.commits import CommitLedger
 from journals.extensions.database import crawl_database
 from journals.items import JournalItem
 from journals.pipelines.adapted import journal_record
@@ -54,6 +56,11 @@ class SQLStorePipeline:
     stored under another URL than its own is counted in ``journals/duplicate_journals`` and logged at DEBUG, and
     the count is logged once at INFO as the spider closes.
 
+    Every buffered record is numbered in :attr:`commits` and settled once its batch is committed (or its data
+    refused for good): the shared frontier releases a request's lease only then, so a batch that dies in memory
+    with its worker is redone by another. A spider that goes idle commits its partial batch at once, so that
+    its leases do not wait for the close.
+
     Stats: ``store/journals``, ``store/attribute_rows``, ``store/batches``, ``store/write_retries``,
     ``store/refused_items``, ``store/unsaved_items``, ``journals/duplicate_journals``.
     """
@@ -76,6 +83,11 @@ class SQLStorePipeline:
         self.pending_items: list[JournalItem] = []
         self.refused_items: list[JournalItem] = []
         self.failed = False
+        self.commits = CommitLedger()
+        """The acknowledgements of committed records (:mod:`journals.commits`)."""
+        self._numbers: dict[int, int] = {}
+        """``id(record)`` → its number in :attr:`commits`, for the records buffered and not settled."""
+        self._idle_flush: Deferred[None] | None = None
         self._spider_closing = False
         self._engine: Engine | None = None
         # The close we asked for, referenced so that it is not garbage-collected while it runs.
@@ -87,13 +99,15 @@ class SQLStorePipeline:
         no database (:func:`journals.extensions.database.crawl_database`)."""
         settings = crawler.settings
         crawl_database(crawler)
-        return cls(
+        pipeline = cls(
             crawler,
             batch_size=settings.getint("DATABASE_BATCH_SIZE", 200),
             write_attempts=settings.getint("DATABASE_WRITE_ATTEMPTS", 4),
             retry_delay=settings.getfloat("DATABASE_RETRY_DELAY", 1.0),
             unsaved_dir=settings.get("DATABASE_UNSAVED_DIR", "."),
         )
+        crawler.signals.connect(pipeline.spider_idle, signal=signals.spider_idle)
+        return pipeline
 
     async def open_spider(self) -> None:
         """Take the crawl's database and give its journals stored before ``journal_keys`` existed their keys (so
@@ -108,6 +122,7 @@ class SQLStorePipeline:
         record = journal_record(item)
         if record is not None:
             self.pending_items.append(record)
+            self._numbers[id(record)] = self.commits.buffered()
             if len(self.pending_items) >= self.batch_size and not self.failed:
                 await self._flush()
             if record.unchanged:
@@ -118,6 +133,8 @@ class SQLStorePipeline:
         """Write what is left (one more try after a failure), save what still cannot be; the crawl disposes of the
         database after."""
         self._spider_closing = True
+        if self._idle_flush is not None:
+            await maybe_deferred_to_future(self._idle_flush)
         if self.pending_items:
             await self._flush()
         if self.pending_items or self.refused_items:
@@ -130,6 +147,11 @@ class SQLStorePipeline:
                 DUPLICATES_STAT,
             )
         self._engine = None
+
+    def spider_idle(self) -> None:
+        """Commit the partial batch of a spider with nothing else to do (one write at a time)."""
+        if self.pending_items and not self.failed and (self._idle_flush is None or self._idle_flush.called):
+            self._idle_flush = deferred_from_coro(self._flush())
 
     async def _flush(self) -> None:
         """Write the buffered items as one batch.
@@ -148,10 +170,16 @@ class SQLStorePipeline:
                 self._fail(exc)
                 return
             result = await self._write_one_by_one(batch, exc)
+        waiting = {id(item) for item in self.pending_items}  # put back after an outage: not committed
+        self._settle([item for item in batch if id(item) not in waiting])
         self.stats.inc_value("store/batches")
         self.stats.inc_value("store/journals", result.journals)
         self.stats.inc_value("store/attribute_rows", result.attribute_rows)
         self._count_duplicates(result.duplicates)
+
+    def _settle(self, records: list[JournalItem]) -> None:
+        """Acknowledge records the database committed or refused for good."""
+        self.commits.settle(self._numbers.pop(id(record)) for record in records if id(record) in self._numbers)
 
     def _count_duplicates(self, duplicates: Iterable[Duplicate]) -> None:
         """Count and log each item that was stored under another URL than its own."""

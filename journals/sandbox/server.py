@@ -29,11 +29,18 @@ class SandboxServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(
-        self, web: SandboxWeb, host: str = "127.0.0.1", port: int = 0, faults: FaultPlan | None = None
+        self,
+        web: SandboxWeb,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        faults: FaultPlan | None = None,
+        latency: float = 0.0,
     ) -> None:
         super().__init__((host, port), _Handler)
         self.web = web
         self.faults = faults
+        self.latency = latency
+        """Seconds every response waits before it is sent, as a real site's would (each in its own thread)."""
         self.request_count = 0
         self.requests_per_path: Counter[str] = Counter()
         self._count_lock = threading.Lock()
@@ -72,6 +79,8 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         query = LOOP_PARAMETER.sub("", parts.query).lstrip("&")
         seen = self.server.count_request(f"{parts.path}?{query}")
+        if self.server.latency:
+            time.sleep(self.server.latency)
         host = self.headers.get("Host", "127.0.0.1")
         response = self.server.web.respond(parts.path, query, host)
         plan = self.server.faults

@@ -1,9 +1,11 @@
 """``python -m lab.reliability`` (``make reliability``): the hostile crawl, a crawl of each spider trap and the
-wide listings of issue 14, the kill/resume and the outage scenarios of issue 8, each against real processes and
-servers; prints the figures, optionally as Markdown.
+wide listings of issue 14, the kill/resume and the outage scenarios of issue 8, the distributed workers killed and
+their Redis restarted of issue 15, each against real processes and servers; prints the figures, optionally as
+Markdown.
 
-PostgreSQL comes from ``tests/operations/servers.py`` (Debian's ``postgresql``); the disk-full scenario mounts a
-tmpfs and needs root. A scenario whose means are missing is reported as skipped, never as passed.
+PostgreSQL and Redis come from ``tests/operations/servers.py`` (Debian's ``postgresql`` and ``redis-server``); the
+disk-full scenario mounts a tmpfs and needs root. A scenario whose means are missing is reported as skipped, never
+as passed.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from lab.reliability.scenarios import (
 )
 from lab.reliability.traps import trap_outcome
 from lab.reliability.wide import wide_crawl
+from lab.reliability.workers import worker_scenarios
 
 SITES = ("elsevier", "wiley")
 
@@ -69,8 +72,11 @@ def disk_scenario(workspace: Workspace) -> Outcome:
     return disk_full(workspace, mount_point, size_kb=512)
 
 
-def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Outcome, float]]:
-    """Every scenario, in order, with its wall time; each is printed as it ends."""
+def run_all(
+    folder: Path, journals: int, seed: int, kills: int, worker_kills: int, *, workers_only: bool = False
+) -> list[tuple[Outcome, float]]:
+    """Every scenario (or only the distributed workers'), in order, with its wall time; each is printed as it
+    ends."""
     outcomes: list[tuple[Outcome, float]] = []
 
     def run(step: Callable[[], Outcome]) -> None:
@@ -78,6 +84,18 @@ def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Ou
         outcome = step()
         outcomes.append((outcome, time.perf_counter() - started))
         print(outcome.markdown(outcomes[-1][1]), flush=True)
+
+    def run_workers() -> None:
+        started = time.perf_counter()
+        for outcome in worker_scenarios(folder, seed, journals, SITES, worker_kills):
+            # Each scenario's time since the previous one ended (the first one's includes the reference crawl).
+            outcomes.append((outcome, time.perf_counter() - started))
+            started = time.perf_counter()
+            print(outcome.markdown(outcomes[-1][1]), flush=True)
+
+    if workers_only:
+        run_workers()
+        return outcomes
 
     run(lambda: hostile_crawl(folder, journals=journals))
     for kind in TRAP_KINDS:
@@ -94,6 +112,7 @@ def run_all(folder: Path, journals: int, seed: int, kills: int) -> list[tuple[Ou
         run(lambda: sqlite_locked(workspace, "locklong", seconds=12, write_attempts=2))
         run(lambda: postgres_scenario(workspace))
         run(lambda: disk_scenario(workspace))
+    run_workers()
     return outcomes
 
 
@@ -150,10 +169,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--journals", type=int, default=300, help="journals in each sandbox world")
     parser.add_argument("--seed", type=int, default=1, help="seed of the world and of the kill points")
     parser.add_argument("--kills", type=int, default=3, help="single kill points (a double kill comes on top)")
+    parser.add_argument("--worker-kills", type=int, default=5, help="distributed runs with one of 3 workers killed")
+    parser.add_argument("--workers-only", action="store_true", help="only the distributed workers' scenarios")
     parser.add_argument("--markdown", metavar="FILE", help="write the report under FILE's '## Measured' heading")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="journals-reliability-") as folder:
-        outcomes = run_all(Path(folder), args.journals, args.seed, args.kills)
+        outcomes = run_all(
+            Path(folder), args.journals, args.seed, args.kills, args.worker_kills, workers_only=args.workers_only
+        )
     print("\n" + summary(outcomes))
     if args.markdown:
         write_measured(Path(args.markdown), report(outcomes, args))

@@ -22,7 +22,7 @@ def postgres_fixture() -> Iterator[PostgresServer]:
 
 @pytest.fixture(scope="session", name="redis_server")
 def redis_server_fixture() -> Iterator[RedisServer]:
-    """A throwaway redis-server for the session."""
+    """A throwaway redis-server for the session, with the project's configuration (settings/redis.conf)."""
     server = RedisServer.start()
     yield server
     server.stop()

@@ -1,7 +1,7 @@
 """Throwaway PostgreSQL, Redis and scrapyd servers on free ports of 127.0.0.1, for the operations tests.
 
-A missing server binary fails the test with what to install (``.ci/run`` installs Debian's ``postgresql`` and
-``redis-server``); it never skips.
+A missing server binary fails the test with what to install (``make test`` and ``.ci/run`` install Debian's
+``postgresql`` and ``redis-server`` first); it never skips.
 """
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ class PostgresServer:
         if not candidates:
             pytest.fail(
                 "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin/initdb): "
-                "install Debian's postgresql package (`apt-get install -y postgresql`; .ci/run does)"
+                "install Debian's postgresql package (`apt-get install -y postgresql`; make test does, through "
+                ".ci/system-packages)"
             )
         user = None
         if os.geteuid() == 0:
@@ -133,12 +134,18 @@ def _version_key(path: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split(".") if part.isdigit())
 
 
+REDIS_CONFIG = PROJECT_ROOT / "settings" / "redis.conf"
+"""The project's Redis configuration (AOF, ``appendfsync everysec``, no eviction)."""
+
+
 @dataclass
 class RedisServer:
-    """A redis-server on a free port of 127.0.0.1, with no persistence."""
+    """A redis-server with the project's configuration (``settings/redis.conf``) on a free port of 127.0.0.1, its
+    append-only file in a temporary directory; it can be restarted on the same data."""
 
     process: subprocess.Popen
     port: int
+    data_dir: Path
 
     @property
     def url(self) -> str:
@@ -147,28 +154,50 @@ class RedisServer:
 
     @classmethod
     def start(cls) -> RedisServer:
-        """Start ``redis-server`` in the foreground of its own process group."""
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.fail(
-                "redis-server not found: install Debian's redis-server package (`apt-get install -y redis-server`; .ci/run does)"
-            )
+        """Start ``redis-server settings/redis.conf`` in the foreground of its own process group."""
+        data_dir = Path(tempfile.mkdtemp(prefix="journals-redis-"))
         port = free_port()
-        process = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
+        return cls(process=_start_redis(port, data_dir), port=port, data_dir=data_dir)
+
+    def restart(self, down_secs: float = 0.0) -> None:
+        """``redis-cli shutdown`` (the AOF flushed), ``down_secs`` away, then start again on the same port and
+        data directory."""
+        done = subprocess.run(
+            ["redis-cli", "-p", str(self.port), "shutdown"], capture_output=True, text=True, check=False, timeout=30
         )
-        server = cls(process=process, port=port)
-        wait_until(lambda: process.poll() is not None or accepts_connections(port), "redis-server")
-        if process.poll() is not None:
-            pytest.fail(f"redis-server exited with {process.returncode}")
-        return server
+        if done.returncode:
+            pytest.fail(f"redis-cli shutdown failed ({done.returncode}): {done.stdout}{done.stderr}")
+        self.process.wait(30)
+        time.sleep(down_secs)
+        self.process = _start_redis(self.port, self.data_dir)
 
     def stop(self) -> None:
-        """Stop the server."""
-        stop_process_group(self.process)
+        """Stop the server and delete its data."""
+        try:
+            stop_process_group(self.process)
+        finally:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def _start_redis(port: int, data_dir: Path) -> subprocess.Popen:
+    """``redis-server settings/redis.conf --port PORT --dir DATA_DIR``, once it accepts connections."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail(
+            "redis-server not found: install Debian's redis-server package (`make test` and .ci/run do, through "
+            ".ci/system-packages)"
+        )
+    process = subprocess.Popen(
+        [binary, str(REDIS_CONFIG), "--port", str(port), "--dir", str(data_dir)],
+        stdout=(data_dir / "redis.log").open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    wait_until(lambda: process.poll() is not None or accepts_connections(port), "redis-server")
+    if process.poll() is not None:
+        log = (data_dir / "redis.log").read_text(errors="replace")
+        pytest.fail(f"redis-server exited with {process.returncode}: {log[-2000:]}")
+    return process
 
 
 @dataclass

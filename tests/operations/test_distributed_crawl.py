@@ -2,13 +2,17 @@
 
 One site is crawled by one worker, then by two workers at once, then once more by a third worker: the two
 together fetch what one fetches and store the same rows, each journal once; the third finds every page in the
-shared cache and makes no request at all.
+shared cache and makes no request at all. Then the failures: one of three workers killed with SIGKILL mid-crawl,
+and the frontier's Redis restarted mid-crawl; both end with the reference crawl's rows, each journal once.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import time
+from collections import Counter
 
 import pytest
 from crawl_workers import (
@@ -21,6 +25,7 @@ from crawl_workers import (
 )
 from redis import Redis
 from server_fixtures import postgres_fixture, redis_server_fixture  # noqa: F401  (pytest fixtures)
+from servers import RedisServer
 
 SITE = "elsevier"
 
@@ -34,6 +39,9 @@ def single_worker_crawl(sandbox, postgres, redis_server):
         start_worker(worker_command(SITE, sandbox.start_url(SITE), "single"), worker_env(database, redis_server.url))
     )
     assert run.returncode == 0, run.log[-3000:]
+    # Every lease released as its work ended, none put back at the close (errors and dropped requests included).
+    assert run.stat("frontier/leases/taken") == run.stat("frontier/leases/released") > 0
+    assert run.stat("frontier/leases/returned") == 0
     return {"database": database, "run": run, "requests": sandbox.server.request_count - before}
 
 
@@ -107,3 +115,91 @@ def test_a_worker_stopped_mid_crawl_loses_nothing(sandbox, postgres, redis_serve
     rows = journal_rows(database)
     assert len(rows) == len(set((source, url) for source, url, _ in rows)), "a journal was stored twice"
     assert rows == journal_rows(single_worker_crawl["database"])
+
+
+FAILURE_SETTINGS = (
+    "FRONTIER_WORKER_TIMEOUT_SECS=3",  # a killed worker's leases come back after 3 s, not 30
+    "FRONTIER_HEARTBEAT_SECS=0.5",
+    "DOWNLOAD_DELAY=0.05",  # slow enough that the failure lands mid-crawl
+    "CONCURRENT_REQUESTS=4",
+)
+
+
+def refetched_pages(before: Counter[str], after: Counter[str]) -> dict[str, int]:
+    """Pages (not robots.txt) the sandbox served more than once between two snapshots of its per-path counts."""
+    fetched = after - before
+    return {path: count for path, count in fetched.items() if count > 1 and not path.startswith("/robots.txt")}
+
+
+def wait_for(ready, what: str, timeout: float = 60) -> None:
+    """Poll ``ready`` every 20 ms until it is true; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if time.monotonic() > deadline:
+            pytest.fail(f"never saw {what}")
+        time.sleep(0.02)
+
+
+def test_a_worker_killed_mid_crawl_loses_nothing(sandbox, postgres, redis_server, single_worker_crawl):
+    """SIGKILL one of three workers while it holds leases: the others redo its leased requests, the database
+    equals the single worker's row for row, and only pages it had leased are fetched twice."""
+    database = postgres.create_database("journals_killed_worker")
+    env = worker_env(database, redis_server.url)
+    command = worker_command(SITE, sandbox.start_url(SITE), "killed", *FAILURE_SETTINGS)
+    before = Counter(sandbox.server.requests_per_path)
+    workers = [start_worker(command, env) for _ in range(3)]
+    victim = workers[0]
+    redis = Redis.from_url(redis_server.url)
+    prefix = f"{socket.gethostname()}:{victim.pid}#"
+
+    def victim_leases() -> list[str]:
+        return [
+            lease.decode()
+            for lease in redis.hkeys("journals:elsevier:killed:leases")
+            if lease.decode().startswith(prefix)
+        ]
+
+    wait_for(lambda: redis.scard("journals:elsevier:killed:seen") >= 40 and victim_leases(), "the victim mid-crawl")
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait(10)
+    time.sleep(0.2)  # what it sent just before it died reaches Redis
+    held_at_kill = len(victim_leases())
+    survivors = [finish_worker(worker) for worker in workers[1:]]
+    for run in survivors:
+        assert run.returncode == 0, run.log[-3000:]
+    assert sum(run.stat("frontier/leases/recovered") for run in survivors) == held_at_kill > 0
+    assert redis.hlen("journals:elsevier:killed:leases") == 0
+
+    rows = journal_rows(database)
+    assert len(rows) == len(set((source, url) for source, url, _ in rows)), "a journal was stored twice"
+    assert rows == journal_rows(single_worker_crawl["database"]), "journals lost (or different) after the kill"
+    assert attribute_rows(database) == attribute_rows(single_worker_crawl["database"])
+    refetched = refetched_pages(before, sandbox.server.requests_per_path)
+    assert len(refetched) <= held_at_kill, f"{len(refetched)} pages fetched twice, {held_at_kill} were leased"
+
+
+def test_a_redis_restart_mid_crawl_loses_nothing(sandbox, postgres, single_worker_crawl):
+    """`redis-cli shutdown` mid-crawl, 2 s away, then Redis again on the same AOF: two workers wait for it and
+    finish the crawl, every journal stored once."""
+    database = postgres.create_database("journals_redis_restart")
+    redis_server = RedisServer.start()
+    try:
+        env = worker_env(database, redis_server.url)
+        command = worker_command(SITE, sandbox.start_url(SITE), "restart", *FAILURE_SETTINGS)
+        workers = [start_worker(command, env) for _ in range(2)]
+        redis = Redis.from_url(redis_server.url)
+        wait_for(lambda: redis.scard("journals:elsevier:restart:seen") >= 40, "the crawl under way")
+        queued_at_restart = redis.zcard("journals:elsevier:restart:requests")
+        redis_server.restart(down_secs=2)
+        runs = [finish_worker(worker) for worker in workers]
+    finally:
+        redis_server.stop()
+    for run in runs:
+        assert run.returncode == 0, run.log[-3000:]
+        assert "Redis unreachable" in run.log and "Redis is back" in run.log, run.log[-3000:]
+    assert queued_at_restart > 0, "the crawl was over before the restart"
+
+    rows = journal_rows(database)
+    assert len(rows) == len(set((source, url) for source, url, _ in rows)), "a journal was stored twice"
+    assert rows == journal_rows(single_worker_crawl["database"]), "journals lost (or different) after the restart"
+    assert attribute_rows(database) == attribute_rows(single_worker_crawl["database"])

@@ -300,3 +300,33 @@ async def test_duplicates_are_counted_when_a_refused_batch_is_written_one_by_one
     assert stats["store/refused_items"] == 1
     assert stats["journals/duplicate_journals"] == 19
     assert len(stored_journals(settings["DATABASE_URL"])) == 5
+
+
+def keep_commit_ledger(spider):
+    """At spider_closed (after the pipelines closed): keep the store pipeline's acknowledgements on the spider."""
+    (store,) = [c for c in spider.crawler.engine.scraper.itemproc.middlewares if hasattr(c, "commits")]
+    spider.commits = store.commits
+
+
+@deferred_f_from_coro_f
+async def test_records_are_acknowledged_only_once_committed(settings, tmp_path):
+    crawler = get_crawler(JournalsSpider, settings)
+    crawler.signals.connect(keep_commit_ledger, signal=signals.spider_closed)
+    await crawler.crawl_async(count=25, odd="broken \udcff title")
+    commits = crawler.spider.commits
+    # 25 buffered: 24 committed and one refused for good (set aside), all acknowledged.
+    assert commits.ticket() == 24 and commits.unsettled == 0
+
+    db_file = tmp_path / "journals.db"
+    settings = {**settings, "DATABASE_URL": f"sqlite:///{db_file}?timeout=0.05", "DATABASE_WRITE_ATTEMPTS": 2}
+    locked = get_crawler(JournalsSpider, settings)
+    locked.signals.connect(keep_commit_ledger, signal=signals.spider_closed)
+    holder = sqlite3.connect(db_file, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        await locked.crawl_async(count=25)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # Nothing committed: nothing acknowledged, so the frontier's leases of these pages are not released.
+    assert locked.spider.commits.unsettled == 25
