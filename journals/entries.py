@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from journals.domain.issn import SHOWN_ISSN
 
@@ -95,8 +95,9 @@ class EntryAnchor(Protocol):
     def record_text(self) -> str: ...
 
 
-def anchor_score(anchor: EntryAnchor) -> float:
-    """How much one anchor looks like a journal entry, from -1 (surely not) to about 1.5."""
+def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float:
+    """How much one anchor looks like a journal entry, from -1 (surely not) to about 1.5 (``parts``: its URL split,
+    when the caller has it)."""
     text = anchor.text
     if not text or len(text) > 200:
         return -1.0
@@ -121,7 +122,7 @@ def anchor_score(anchor: EntryAnchor) -> float:
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
-    parts = urlsplit(anchor.url)
+    parts = parts if parts is not None else urlsplit(anchor.url)
     path = parts.path.rstrip("/")
     path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
     if NOT_JOURNAL_DIRECTORY.search(path) or NOT_JOURNAL_QUERY.search(parts.query):
@@ -133,9 +134,11 @@ def anchor_score(anchor: EntryAnchor) -> float:
     return max(-1.0, score)
 
 
-def url_template(url: str) -> tuple[str, ...]:
-    """A URL with its last path segment generalised: ``/journal/acoustics`` → ``('host', '/journal/', '')``."""
-    parts = urlsplit(url)
+def url_template(url: str, parts: SplitResult | None = None) -> tuple[str, ...]:
+    """A URL with its last path segment generalised: ``/journal/acoustics`` → ``('host', '/journal/', '')``
+    (``parts``: the URL split, when the caller has it)."""
+    if parts is None:
+        parts = urlsplit(url)
     path = parts.path.rstrip("/") or "/"
     head, _, last = path.rpartition("/")
     extension = last.rpartition(".")[2] if "." in last else ""
@@ -208,6 +211,7 @@ def _best_group(
     """The best-scoring group that looks like a journal list, or None."""
     scores: dict[int, float] = {}
     templates_of: dict[int, tuple[str, ...]] = {}  # an anchor is in two groups: generalise its URL once
+    splits: dict[str, SplitResult] = {}  # and split it once (urlsplit's own cache holds 128 URLs)
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
     for key, unique in groups.items():
@@ -215,13 +219,16 @@ def _best_group(
             continue
         for anchor in unique:
             if id(anchor) not in scores:
-                scores[id(anchor)] = anchor_score(anchor)
+                parts = splits.get(anchor.url)
+                if parts is None:
+                    parts = splits[anchor.url] = urlsplit(anchor.url)
+                scores[id(anchor)] = anchor_score(anchor, parts)
         total = sum(scores[id(a)] for a in unique)
         if total <= 0:
             continue
         for anchor in unique:
             if id(anchor) not in templates_of:
-                templates_of[id(anchor)] = url_template(anchor.url)
+                templates_of[id(anchor)] = url_template(anchor.url, splits[anchor.url])
         templates = Counter(templates_of[id(a)] for a in unique)
         coherence = templates.most_common(1)[0][1] / len(unique)
         score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)

@@ -164,10 +164,10 @@ def read_anchors(
 
     ``page_html`` is the parsed page (its tree is parsed now if it was not yet) or its HTML. A page over the cap
     is read on the tree of its prefix, cut before its ``max_anchors + 1``-th ``<a>`` tag
-    (:meth:`ParsedPage.prefix_tree`), so time and memory follow the anchors read, not the page. One walk over the
-    tree keeps the open elements on a stack with what they pass on to their children (:class:`_Open`), so an
-    anchor's chrome, group, shape and row cost the same at any depth, each row's text is read once, and anchors in
-    one list share their group and shape strings.
+    (:meth:`ParsedPage.prefix_tree`), so time and memory follow the anchors read, not the page. The anchors' ancestors
+    are opened once each, with what they pass on to their children (:class:`_Open`), so an anchor's chrome, group,
+    shape and row cost the same at any depth, each row's text is read once, anchors in one list share their group
+    and shape strings, and elements with no anchor below them cost nothing.
     """
     if not page_html:
         return [], 0
@@ -178,33 +178,47 @@ def read_anchors(
     base_parts = urlsplit(base)
     origin = f"{base_parts.scheme}://{base_parts.netloc}" if base_parts.scheme in ("http", "https") else ""
     strings: dict[tuple[str, str], str] = {}
-    open_elements: list[_Open] = []
+    opened: dict[etree._Element, _Open] = {}
     found = []
-    for event, element in etree.iterwalk(root, events=("start", "end")):
-        if event == "end":
-            open_elements.pop()
-            continue
-        parent = open_elements[-1] if open_elements else None
-        if element.tag == "a":
-            anchor = _anchor(element, base, origin, parent, open_elements[-4:])
-            if anchor is not None:
-                found.append(anchor)
-        open_elements.append(_Open.below(element, parent, strings))
+    for element in root.iter("a"):
+        parent = element.getparent()
+        anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None)
+        if anchor is not None:
+            found.append(anchor)
     return found, left_out
 
 
-def _anchor(
-    element: etree._Element, base: str, origin: str, parent: _Open | None, nearest: list[_Open]
-) -> Anchor | None:
-    """The anchor ``element``, or None when it is not followable; ``nearest`` are its (up to) four nearest
-    ancestors, outermost first: its row is the nearest of them that is a record's element."""
+def _opened(element: etree._Element, opened: dict[etree._Element, _Open], strings: dict[tuple[str, str], str]) -> _Open:
+    """The :class:`_Open` of ``element``, its ancestors' opened first (each once, kept in ``opened``): only the
+    ancestors of anchors are ever opened, not every element of the page."""
+    chain = []
+    node: etree._Element | None = element
+    while node is not None and node not in opened:
+        chain.append(node)
+        node = node.getparent()
+    below = opened[node] if node is not None else None
+    for ancestor in reversed(chain):
+        below = opened[ancestor] = _Open.below(ancestor, below, strings)
+    assert below is not None
+    return below
+
+
+def _anchor(element: etree._Element, base: str, origin: str, parent: _Open | None) -> Anchor | None:
+    """The anchor ``element``, or None when it is not followable; its row is the nearest of its (up to) four
+    nearest ancestors that is a record's element."""
     href = (element.get("href") or "").strip()
     if not href or href.startswith(SKIPPED_SCHEMES):
         return None
     url = absolute_url(href, base, origin)
     if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
         return None
-    row = next((opened for opened in reversed(nearest) if opened.element.tag in RECORD_TAGS), None)
+    row = parent
+    for _ in range(4):
+        if row is None or row.element.tag in RECORD_TAGS:
+            break
+        row = row.up
+    else:
+        row = None
     return Anchor(
         url=url,
         text=anchor_text(element),
@@ -237,10 +251,12 @@ class _Open:
     """An element the walk is inside, and what its descendants inherit: the nearest chrome around them, their group
     (tags and classes of the ancestors) and shape (tags, with a cell's column)."""
 
-    __slots__ = ("_columns", "_row_text", "chrome", "element", "group", "shape")
+    __slots__ = ("_columns", "_row_text", "chrome", "element", "group", "shape", "up")
 
-    def __init__(self, element: etree._Element, chrome: str, group: str, shape: str) -> None:
+    def __init__(self, element: etree._Element, chrome: str, group: str, shape: str, up: _Open | None = None) -> None:
         self.element = element
+        self.up = up
+        """The parent element's."""
         self.chrome = chrome
         self.group = group
         self.shape = shape
@@ -259,7 +275,7 @@ class _Open:
             chrome = parent.chrome if parent is not None else ""
         group = _joined(parent.group if parent is not None else "", f"{tag}.{element.get('class', '')}", strings)
         step = f"{tag}[{parent.column(element) if parent is not None else 0}]" if tag in ("td", "th") else str(tag)
-        return cls(element, chrome, group, _joined(parent.shape if parent is not None else "", step, strings))
+        return cls(element, chrome, group, _joined(parent.shape if parent is not None else "", step, strings), parent)
 
     def column(self, cell: etree._Element) -> int:
         """A child cell's position among this element's children, as ``index()`` counts it (comments too): the

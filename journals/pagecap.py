@@ -36,8 +36,14 @@ def page_prefix(page: str | bytes, tag: re.Pattern[str], limit: int) -> PagePref
     """The page up to (not including) its ``limit + 1``-th match of ``tag``, and the matches left out.
 
     A ``bytes`` page is searched with the same expression on bytes (ASCII-compatible encodings: the cut falls on
-    a ``<``, never inside a multi-byte character). One pass over the page, whatever ``limit``.
+    a ``<``, never inside a multi-byte character). One pass over the page, whatever ``limit``; none in Python when
+    the page holds no more than ``limit`` ``<`` at all and every match of ``tag`` starts with one (most pages:
+    counting them is a C loop, going through the matches a Python one).
     """
+    if tag.pattern.startswith("<"):
+        brackets = page.count(b"<") if isinstance(page, bytes) else page.count("<")
+        if brackets <= limit:
+            return PagePrefix(page, 0)
     starts = (m.start() for m in _bytes_pattern(tag).finditer(page)) if isinstance(page, bytes) else (
         m.start() for m in tag.finditer(page)
     )

@@ -138,9 +138,12 @@ def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, s
         return found
     data = {"json-ld": _extracted(JsonLdExtractor().extract_items, root), "microdata": _microdata(root)}
     for syntax in ("json-ld", "microdata"):
-        for item in _items(data[syntax]):
-            for attribute, raw in _periodical_values(item):
-                found.setdefault(attribute, (raw, syntax))
+        try:
+            values = [value for item in _items(data[syntax]) for value in _periodical_values(item)]
+        except Exception:  # a property's text extruct fails to read: no microdata, as when extruct reads them all
+            continue
+        for attribute, raw in values:
+            found.setdefault(attribute, (raw, syntax))
     return found
 
 
@@ -162,13 +165,41 @@ def _microdata(root: etree._Element) -> list[Any]:
 
 
 class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extruct ships no types
-    """extruct's microdata extractor on a plain lxml tree: a property's text is read, as extruct reads it, on a
-    copy of its element made of ``lxml.html`` elements (extruct's cleaner calls their ``drop_tree``)."""
+    """extruct's microdata extractor on a plain lxml tree, a property's text read only when asked for.
+
+    extruct reads a property's text on a copy of its element made of ``lxml.html`` elements (its cleaner calls their
+    ``drop_tree``): a serialisation and a parse per property, 15 parses of the page on an article's page with 600
+    properties, of which only a periodical's few are ever read (:func:`_periodical_values`). So the text is a
+    :class:`_PropertyText`, read as extruct reads it when :func:`_resolved` asks for it.
+    """
 
     def _extract_textContent(self, node: etree._Element) -> Any:  # noqa: N802 - extruct's name
+        return _PropertyText(self, node)
+
+    def text_of(self, node: etree._Element) -> Any:
+        """A property's text as extruct reads it."""
         if not isinstance(node, lxml.html.HtmlElement):
             node = lxml.html.fromstring(etree.tostring(node, encoding="unicode", with_tail=False))
         return super()._extract_textContent(node)
+
+
+class _PropertyText:
+    """A microdata property's text, read when :func:`_resolved` asks for it (see :class:`_TreeMicrodataExtractor`)."""
+
+    __slots__ = ("extractor", "node")
+
+    def __init__(self, extractor: _TreeMicrodataExtractor, node: etree._Element) -> None:
+        self.extractor = extractor
+        self.node = node
+
+
+def _resolved(value: Any) -> Any:
+    """``value`` with a property's text read (in a list too): what extruct's eager reading would have given."""
+    if isinstance(value, _PropertyText):
+        return value.extractor.text_of(value.node)
+    if isinstance(value, list):
+        return [_resolved(v) for v in value]
+    return value
 
 
 def _items(items: list[Any]) -> Iterator[dict[str, Any]]:
@@ -186,8 +217,9 @@ def _types(item: dict[str, Any]) -> set[str]:
 
 
 def _text(value: Any) -> str | None:
+    value = _resolved(value)
     if isinstance(value, dict):
-        value = value.get("name")
+        value = _resolved(value.get("name"))
     if isinstance(value, list):
         value = ", ".join(t for t in (_text(v) for v in value) if t)
     return str(value).strip() if value not in (None, "") else None
@@ -198,7 +230,7 @@ def _periodical_values(item: dict[str, Any]) -> Iterator[tuple[str, str]]:
         return
     if (title := _text(item.get("name"))) is not None:
         yield "title", title
-    issns = item.get("issn")
+    issns = _resolved(item.get("issn"))
     issns = [issns] if isinstance(issns, str) else list(issns or [])
     for attribute, issn in zip(("issn", "eissn"), issns, strict=False):
         yield attribute, str(issn)
@@ -206,5 +238,6 @@ def _periodical_values(item: dict[str, Any]) -> Iterator[tuple[str, str]]:
         yield "publisher", publisher
     if (editor := _text(item.get("editor"))) is not None:
         yield "editor_in_chief", editor
-    if isinstance(item.get("isAccessibleForFree"), bool | str):
-        yield "open_access", "Open access" if str(item["isAccessibleForFree"]).lower() == "true" else "Subscription"
+    free = _resolved(item.get("isAccessibleForFree"))
+    if isinstance(free, bool | str):
+        yield "open_access", "Open access" if str(free).lower() == "true" else "Subscription"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
@@ -20,8 +20,34 @@ _SPACES = re.compile(r"\s+")
 
 def link_key(url: str) -> str:
     """A URL compared loosely: no fragment, no scheme, no trailing slash."""
-    url = urldefrag(url)[0]
+    if "#" in url:  # urldefrag leaves a URL without one as it is (and parses it twice to say so)
+        url = urldefrag(url)[0]
     return url.split("://", 1)[-1].rstrip("/")
+
+
+_NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
+"""What makes ``urljoin`` rewrite a root-relative link: empty or dot segments, and the bytes ``urlsplit`` drops."""
+
+
+def _origin(base_url: str) -> str:
+    """``scheme://netloc`` of an http(s) base URL as ``urljoin`` writes it, ``""`` for any other."""
+    parts = urlsplit(base_url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+
+
+def join_link(base_url: str, origin: str, href: str) -> str:
+    """``urljoin(base_url, href)``, ``origin`` being :func:`_origin` of the base.
+
+    A root-relative link that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters, no
+    empty query or fragment, no tab or newline) is joined by concatenation: a listing's links are mostly such
+    paths, and ``urljoin`` parses both URLs for each. Anything else goes to ``urljoin``.
+    """
+    if origin and href[:1] == "/" and not _NOT_PLAIN.search(href):
+        head, hash_sign, fragment = href.partition("#")
+        path, question, query = head.partition("?")
+        if ";" not in path and (query or not question) and (fragment or not hash_sign):
+            return origin + href
+    return urljoin(base_url, href)
 
 
 def title_key(title: str) -> str:
@@ -73,15 +99,32 @@ class ListingIndex:
         return entry_as_dict(found) if found else {}
 
 
-def row_cells(anchor: etree._Element, headers: dict[etree._Element, list[str]]) -> dict[str, str]:
+def row_cells(
+    anchor: etree._Element,
+    headers: dict[etree._Element, list[str]],
+    rows: dict[etree._Element, dict[str, str]] | None = None,
+) -> dict[str, str]:
     """The cells of the table row holding ``anchor``, by their column's header text (``{}`` outside a table
     with a header row): a listing that is a table shows each journal's ISSN and metrics in its row.
 
-    ``headers`` caches each table's header texts: every row of a table asks for them.
+    ``headers`` caches each table's header texts: every row of a table asks for them; ``rows``, when given, each
+    row's cells: every anchor of a row asks for them (do not modify what it returns then).
     """
     row = next(anchor.iterancestors("tr"), None)
-    table = next(row.iterancestors("table"), None) if row is not None else None
-    if row is None or table is None:
+    if row is None:
+        return {}
+    if rows is not None:
+        cells = rows.get(row)
+        if cells is None:
+            cells = rows[row] = _row_cells(row, headers)
+        return cells
+    return _row_cells(row, headers)
+
+
+def _row_cells(row: etree._Element, headers: dict[etree._Element, list[str]]) -> dict[str, str]:
+    """:func:`row_cells` of the row itself."""
+    table = next(row.iterancestors("table"), None)
+    if table is None:
         return {}
     names = headers.get(table)
     if names is None:
@@ -119,6 +162,8 @@ def index_listing(
     tree = TagTree.build(root)
     del root
     headers: dict[etree._Element, list[str]] = {}
+    rows: dict[etree._Element, dict[str, str]] = {}
+    origin = _origin(base_url)
     regions = mine_tag_tree(tree, k, threshold)
     node_at = tree.nodes_by_path()
     for region in regions:
@@ -130,9 +175,9 @@ def index_listing(
                     href = anchor.get("href")
                     if not href:
                         continue
-                    link = urljoin(base_url, href.strip())
+                    link = join_link(base_url, origin, href.strip())
                     title = _SPACES.sub(" ", "".join(anchor.itertext())).strip()
-                    entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers).items()))
+                    entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers, rows).items()))
                     index.by_link.setdefault(link_key(link), entry)
                     if title:
                         index.by_title.setdefault(title_key(title), entry)

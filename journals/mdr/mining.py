@@ -91,7 +91,7 @@ def _root(page: ParsedPage | str | bytes, max_nodes: int | None) -> etree._Eleme
     """The tree mined: the parsed page's (of its prefix past ``max_nodes`` elements). Bytes are parsed as libxml2
     reads them, sniffing their charset (the labelled sets' pages); a crawl's pages arrive decoded and parsed."""
     if isinstance(page, bytes):
-        return parse_html(page_prefix(page, ELEMENT_TAG, max_nodes).page if max_nodes is not None else page)
+        return parse_html(page_prefix(page, ELEMENT_TAG, max_nodes).page if max_nodes is not None else page, ids=False)
     parsed = as_parsed(page)
     return parsed.prefix_tree(ELEMENT_TAG, max_nodes)[0] if max_nodes is not None else parsed.tree
 
@@ -138,9 +138,10 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = Fa
         for kid in tree.children[region.parent][region.start : region.start + region.count]:
             taken[kid] = 1
     mined: list[_Mined] = []
+    in_navigation = tree.within("nav") if not navigation and (top or nested) else bytearray()
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
-            if not navigation and _in_navigation(tree, region.parent):
+            if not navigation and in_navigation[region.parent]:
                 continue
             if region.k == 1 and region.count < MIN_RECORDS and not any(
                 may_split(tree, kid) for kid in tree.children[region.parent][region.start : region.start + region.count]
@@ -157,15 +158,6 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = Fa
             if _kept(region_k, len(texts), score, tags, is_nested):
                 mined.append(_Mined(region, region_k, texts, score, is_nested))
     return _reported_once(tree, mined)
-
-
-def _in_navigation(tree: TagTree, node: int) -> bool:
-    """Whether ``node`` is a ``<nav>`` or inside one."""
-    while node >= 0:
-        if tree.tag(node) == "nav":
-            return True
-        node = tree.parents[node]
-    return False
 
 
 class _Mined(NamedTuple):

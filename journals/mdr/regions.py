@@ -8,6 +8,7 @@ root's regions are returned (P2), "similar" means a normalised edit distance at 
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import compress
 from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
@@ -175,12 +176,15 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     """
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
-    children, heights, ends, tokens = tree.children, tree.heights, tree.ends, tree.tokens
-    for node in [node for node, height in enumerate(heights) if height >= _MIN_HEIGHT][::-1]:
+    children, heights, ends, tokens, parents = tree.children, tree.heights, tree.ends, tree.tokens, tree.parents
+    carrying = bytearray(len(heights))  # per node, whether one of its children is in ``found``
+    for node in reversed(list(compress(range(len(heights)), map(_MIN_HEIGHT.__le__, heights)))):
         kids = children[node]
         if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are
-            if kids[0] in found:
+            if carrying[node]:
                 found[node] = found.pop(kids[0])
+                if node:
+                    carrying[parents[node]] = 1
             continue
         if len(kids) == 2:  # most nodes: one comparison, one possible region
             first, second = kids
@@ -193,7 +197,7 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
         else:
             runs = _comb_comp(tree, kids, max_k, threshold)
             own = _ident_drs(node, len(kids), runs) if runs else []
-        lists = _rising_regions(kids, own, found, nested)
+        lists = _rising_regions(kids, own, found, nested) if carrying[node] else []
         if not lists and not own:
             continue
         lists.sort(key=len, reverse=True)
@@ -202,6 +206,8 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
             merged.extend(other)
         merged.extend(own)
         found[node] = merged
+        if node:
+            carrying[parents[node]] = 1
     root_regions = found.get(0, [])
     for node, regions in found.items():
         if node != 0:

@@ -111,6 +111,20 @@ class TagTree:
                 _number_children(self, parents[ancestor])
         return paths[node]
 
+    def within(self, tag: str) -> bytearray:
+        """Per node, 1 when it is a ``tag`` element or inside one: a subtree is one run of the preorder, so each
+        outermost such element marks its run at once."""
+        marks = bytearray(len(self.tokens))
+        char = next((c for c, name in self._tag_names.items() if name == tag), None)
+        if char is None:
+            return marks
+        tokens, ends = self.tokens, self.ends
+        start = tokens.find(char)
+        while start >= 0:
+            marks[start : ends[start]] = b"\x01" * (ends[start] - start)
+            start = tokens.find(char, ends[start])
+        return marks
+
     def nodes_by_path(self) -> dict[str, int]:
         """The nodes whose :meth:`xpath` was asked for so far (and their siblings), by that path: a mined record's
         elements are found again without a path for every node of the page."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from conftest import journal_own_value
 
 from journals.extraction import LearnedRules, extract_journal, template_signature
@@ -192,3 +195,28 @@ def test_pages_of_one_journal_are_no_witnesses_against_a_rule() -> None:
     for _ in range(3):
         extraction = extract_journal([_decoy_page(0)], learned_rules, source="s")
     assert extraction.value("issn") == "0028-0836"
+
+
+def test_a_page_that_is_its_own_template_stops_being_learned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page visited again and again (a real site's page of its own template, the pipeline bench's real pages) is
+    learned by its labels until its template is trusted, searched once more as a new page shape, then read by its
+    rules on every later visit: its rules fit it, nothing is relearned."""
+    from journals.extraction import extract
+
+    calls: list[int] = []
+    learn_page = extract.learn_page
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return learn_page(*args, **kwargs)
+
+    monkeypatch.setattr(extract, "learn_page", counted)
+    learned_rules = LearnedRules()
+    page = _page(1, ROWS)
+    learned = []
+    for _ in range(LEARNING_PAGES + 4):
+        before = len(calls)
+        extraction = extract_journal([page], learned_rules, source="s")
+        learned.append(len(calls) - before)
+        assert extraction.value("issn") == journal_own_value(1, "3372-1653")
+    assert learned == [1] * LEARNING_PAGES + [1, 0, 0, 0]

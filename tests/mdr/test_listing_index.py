@@ -1,7 +1,11 @@
 """A listing page's records indexed by their links, mined up to a cap of elements on a wide page."""
 
+from urllib.parse import urldefrag, urljoin
+
+import pytest
+
 from journals.mdr import DEFAULT_MAX_NODES
-from journals.mdr.listing import index_listing
+from journals.mdr.listing import _origin, index_listing, join_link, link_key
 
 BASE = "http://pub.example/az/a"
 
@@ -34,3 +38,38 @@ def test_over_the_cap_the_first_elements_are_mined_and_the_rest_counted() -> Non
     assert index.find("http://pub.example/article/10"), "the farm's first records are in the mined part"
     assert index.find("http://pub.example/article/399") == {}, "its last ones are not"
     assert DEFAULT_MAX_NODES >= 3 * 10_356, "over three times the largest real list saved"
+
+
+@pytest.mark.parametrize(
+    "base", ["https://www.example.org/journals/a-z", "http://Example.ORG:8080/x?y#z", "ftp://h/x", ""]
+)
+@pytest.mark.parametrize(
+    "href",
+    [
+        "/journal/acta",
+        "/a?x=1#f",
+        "/a#",
+        "/a?#",
+        "/a?",
+        "/a#b#c",
+        "/a;p",
+        "/a/./b",
+        "/a/../b",
+        "//cdn.org/a",
+        "/a\tb",
+        "/",
+        "/..",
+        "/a//b",
+        "/%2e/",
+        "/ä",
+        "acta.html",
+        "../acta",
+        "?q",
+        "#top",
+        "",
+    ],
+)
+def test_a_joined_link_is_urljoins(base: str, href: str) -> None:
+    """Links joined by concatenation where ``urljoin`` would leave them as they are, by ``urljoin`` elsewhere."""
+    assert join_link(base, _origin(base), href) == urljoin(base, href)
+    assert link_key(urljoin(base, href)) == urldefrag(urljoin(base, href))[0].split("://", 1)[-1].rstrip("/")
