@@ -243,7 +243,7 @@ def extract_page(
     if root is None:
         return None
     values = rules = None
-    learned_rows = False
+    learned_rows = searched = False
     if (shaped := learned_rules.read_by_position(source, root, page.role)) is not None:
         template, rules, texts = shaped
         values = _rule_values(rules, texts, page)
@@ -252,19 +252,15 @@ def extract_page(
         rules = learned_rules.get(source, template)
         if rules is not None and rules.pages_learned >= LEARNING_PAGES:
             values = _rule_values(rules, rules.apply(root), page)
-            if (
-                values is not None
-                and learned_rules.remember_shape(source, template, root, page.role)
-                and (
-                    missed := _rows_the_rules_miss(
-                        root, page.role, rules, regions(), learned_rules.decoy_rules(source, template)
-                    )
-                )
-            ):
-                learned_rules.learn(source, template, {name: xpath for name, (_, xpath) in missed.items()})
-                for name, (value, xpath) in missed.items():
-                    values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
-                learned_rows = True
+            searched = values is not None and learned_rules.remember_shape(source, template, root, page.role)
+    if values is not None and rules is not None and (
+        searched or learned_rules.names_an_attribute_missing(source, template, document.text)
+    ):
+        learned_rows = _add_missed_rows(
+            values, page, root, source=source, template=template, learned_rules=learned_rules, regions=regions
+        )
+        if not learned_rows and not searched:
+            learned_rules.searched_in_vain(source, template)
     if values is not None:
         result = PageExtraction(page.url, template, values, learned=learned_rows)
     else:
@@ -281,6 +277,28 @@ def extract_page(
     if has_structured_data(document.text, root):
         _add_structured(page, document, result)
     return result
+
+
+def _add_missed_rows(
+    values: dict[str, Found],
+    page: PageLike,
+    root: etree._Element,
+    *,
+    source: str,
+    template: str,
+    learned_rules: LearnedRules,
+    regions: Regions,
+) -> bool:
+    """Add to ``values`` the rows the template's rules miss on this page (:func:`_rows_the_rules_miss`), learning
+    their rules; True when there were some."""
+    rules = learned_rules.templates[source][template]
+    missed = _rows_the_rules_miss(root, page.role, rules, regions(), learned_rules.decoy_rules(source, template))
+    if not missed:
+        return False
+    learned_rules.learn(source, template, {name: xpath for name, (_, xpath) in missed.items()})
+    for name, (value, xpath) in missed.items():
+        values[name] = Found(value.value, value.raw, page.url, xpath, "heuristic")
+    return True
 
 
 def _rows_the_rules_miss(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import islice
 
 from lxml import etree
@@ -161,6 +161,16 @@ class TemplateRules:
 
 READERS_PER_TEMPLATE = 8
 """Page shapes (rows shown or left out) of one template that get a :class:`PositionalReader`."""
+VAIN_LABEL_SEARCHES = 16
+"""Pages of one trusted template searched by their labels, because their text names an attribute the rules lack,
+that showed no such row: after these the template's pages are no longer searched that way (a menu's "Editors"
+would otherwise cost every page a search)."""
+
+
+@cache
+def _labels_of_attributes_not_in(names: frozenset[str]) -> tuple[str, ...]:
+    """The labels of the vocabulary's core attributes not in ``names``."""
+    return tuple(label for a in load_attributes() if a.core and a.name not in names for label in a.labels)
 
 
 @dataclass
@@ -225,6 +235,29 @@ class LearnedRules:
     decoys: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     """Per (source, template), the rules found to read one value for every journal: never learned again."""
     decoys_found: int = 0
+    vain_label_searches: dict[tuple[str, str], int] = field(default_factory=dict)
+    """Per (source, template), the pages searched by :meth:`names_an_attribute_missing` in vain."""
+
+    def names_an_attribute_missing(self, source: str, template: str, text: str) -> bool:
+        """Whether a page of ``template`` read by its trusted rules should also be searched by its labels: its
+        text names a core attribute the rules have no rule for, and :data:`VAIN_LABEL_SEARCHES` earlier such
+        searches have not all come back empty.
+
+        Which rows a template's rules cover depends on the pages they were learned on: a row the first pages left
+        out (a journal without an editor-in-chief), or a rule learned by a crawl that died before it could save it
+        (a resume after the database stopped it loads the older stored rules), would otherwise never be read on
+        pages of a shape already seen. A substring test per label: cheap beside the page's parse.
+        """
+        key = (source, template)
+        rules = self.templates.get(source, {}).get(template)
+        if rules is None or self.vain_label_searches.get(key, 0) >= VAIN_LABEL_SEARCHES:
+            return False
+        return any(label in text for label in _labels_of_attributes_not_in(frozenset(rules.xpaths)))
+
+    def searched_in_vain(self, source: str, template: str) -> None:
+        """Count a label search of :meth:`names_an_attribute_missing` that found no missing row."""
+        key = (source, template)
+        self.vain_label_searches[key] = self.vain_label_searches.get(key, 0) + 1
 
     def load(self, source: str, stored: Mapping[str, Mapping[str, str]]) -> None:
         """Adopt rules stored for ``source`` (template → attribute → XPath), as learned on earlier crawls."""

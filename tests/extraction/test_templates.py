@@ -220,3 +220,24 @@ def test_a_page_that_is_its_own_template_stops_being_learned(monkeypatch: pytest
         learned.append(len(calls) - before)
         assert extraction.value("issn") == journal_own_value(1, "3372-1653")
     assert learned == [1] * LEARNING_PAGES + [1, 0, 0, 0]
+
+
+def _with_board(n: int, editor: bool) -> FetchedPage:
+    """A page whose editorial board box is always there, empty on some journals' pages: the same page shape with
+    and without the editor-in-chief row."""
+    rows = "".join(f"<dt>{k}</dt><dd>{journal_own_value(n, v)}</dd>" for k, v in ROWS[:2])
+    board = f"<dl><dt>Editor-in-Chief</dt><dd>{journal_own_value(n, 'Ada Li')}</dd></dl>" if editor else ""
+    html = f"<html><body><main><h1>Journal {n}</h1><dl>{rows}</dl><div class='board'>{board}</div></main></body></html>"
+    return FetchedPage(url=f"https://example.org/board/{n}", html=html, role="home")
+
+
+def test_a_row_the_trusted_rules_lack_is_learned_on_a_page_of_a_known_shape() -> None:
+    """Rules learned (or stored by an earlier crawl) on pages without the editor row read a later page of the same
+    shape by position; the page's text names the editor-in-chief, so it is searched by its labels once more."""
+    learned_rules = LearnedRules()
+    for n in range(LEARNING_PAGES + 3):
+        assert extract_journal([_with_board(n, editor=False)], learned_rules, source="s").value("editor_in_chief") is None
+    extraction = extract_journal([_with_board(50, editor=True)], learned_rules, source="s")
+    assert extraction.value("editor_in_chief") == journal_own_value(50, "Ada Li")
+    later = extract_journal([_with_board(51, editor=True)], learned_rules, source="s")
+    assert later.value("editor_in_chief") == journal_own_value(51, "Ada Li")
