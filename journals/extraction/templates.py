@@ -161,7 +161,7 @@ class TemplateRules:
 
 READERS_PER_TEMPLATE = 8
 """Page shapes (rows shown or left out) of one template that get a :class:`PositionalReader`."""
-VAIN_LABEL_SEARCHES = 4
+VAIN_LABEL_SEARCHES = 16
 """Pages of one trusted template searched by their labels, because their text names an attribute the rules lack,
 that showed no such row: after these the template's pages are no longer searched that way (a menu's "Editors"
 would otherwise cost every page a search)."""
