@@ -8,7 +8,7 @@ from __future__ import annotations
 import glob
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from lab.crawlrun import PROJECT_ROOT
@@ -33,13 +33,19 @@ def postgres_available() -> bool:
 
 
 @contextmanager
-def throwaway_postgres() -> Iterator[Any]:
-    """A ``servers.PostgresServer`` on a free port, deleted on exit."""
+def throwaway_server(kind: str) -> Iterator[Any]:
+    """A server of the operations tests' ``servers`` module (``"PostgresServer"``, ``"RedisServer"``) on a free
+    port, deleted on exit."""
     sys.path.insert(0, str(PROJECT_ROOT / "tests" / "operations"))
-    from servers import PostgresServer
+    import servers
 
-    server = PostgresServer.start()
+    server = getattr(servers, kind).start()
     try:
         yield server
     finally:
         server.stop()
+
+
+def throwaway_postgres() -> AbstractContextManager[Any]:
+    """A ``servers.PostgresServer`` on a free port, deleted on exit."""
+    return throwaway_server("PostgresServer")

@@ -21,7 +21,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from journals.sandbox.server import SandboxServer
 from journals.sandbox.web import SandboxWeb
 from lab.crawlrun import PROJECT_ROOT, stats_from_log
 from lab.reliability.harness import WAIT_SECONDS, count_rows, duplicated_journals, snapshot, wait_until
-from lab.reliability.postgres import postgres_available, throwaway_postgres
+from lab.reliability.postgres import postgres_available, throwaway_postgres, throwaway_server
 from lab.reliability.scenarios import Outcome, kill_points
 
 SPIDER = "publisher"
@@ -64,17 +64,9 @@ class Frontier:
         return self.postgres.create_database(f"journals_{name}")
 
 
-@contextmanager
-def redis_server() -> Iterator[Any]:
+def redis_server() -> AbstractContextManager[Any]:
     """A ``servers.RedisServer`` (the project's configuration) on a free port, deleted on exit."""
-    sys.path.insert(0, str(PROJECT_ROOT / "tests" / "operations"))
-    from servers import RedisServer
-
-    server = RedisServer.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    return throwaway_server("RedisServer")
 
 
 def start_worker(frontier: Frontier, crawl_id: str, database_url: str, redis_url: str, *settings: str) -> Any:
