@@ -24,7 +24,16 @@ class Redirect:
     location: str
 
 
-Rendered = str | Redirect | None
+@dataclass(frozen=True)
+class Payload:
+    """A response that is not an HTML page: a script or JSON a page's script fetches."""
+
+    body: str
+    content_type: str
+    """The ``Content-Type`` it is served with (``application/javascript``, ``application/json``)."""
+
+
+Rendered = str | Redirect | Payload | None
 
 
 def issn_pair(v: dict[str, object], sep: str = " | ") -> str:

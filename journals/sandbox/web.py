@@ -8,7 +8,7 @@ from functools import cached_property
 
 from journals.sandbox.registry import TEMPLATES
 from journals.sandbox.relation import JournalRelation
-from journals.sandbox.site_templates import Redirect, SiteTemplates
+from journals.sandbox.site_templates import Payload, Redirect, SiteTemplates
 from journals.sandbox.sources import SITE_SPECS, Site
 
 ROBOTS_TXT = """User-agent: *
@@ -56,18 +56,21 @@ class SandboxWeb:
             return _not_found()
         if isinstance(rendered, Redirect):
             return WebResponse(301, headers={"Location": rendered.location})
+        if isinstance(rendered, Payload):
+            return _html(rendered.body, f"{rendered.content_type}; charset=utf-8")
         return _html(rendered.replace("http://{host}", f"http://{host}"))
 
 
-def _html(text: str) -> WebResponse:
-    """An HTML page with the validators a re-crawl revalidates against (RFC 9111): an ETag of its bytes and
-    ``max-age=0``, so a cache must ask again each time and gets 304 when nothing changed."""
+def _html(text: str, content_type: str = "text/html; charset=utf-8") -> WebResponse:
+    """An HTML page (or a script, or JSON, of ``content_type``) with the validators a re-crawl revalidates against
+    (RFC 9111): an ETag of its bytes and ``max-age=0``, so a cache must ask again each time and gets 304 when
+    nothing changed."""
     body = text.encode("utf-8")
     return WebResponse(
         200,
         body,
         {
-            "Content-Type": "text/html; charset=utf-8",
+            "Content-Type": content_type,
             "ETag": f'"{hashlib.sha1(body, usedforsecurity=False).hexdigest()[:20]}"',
             "Cache-Control": "max-age=0",
         },
