@@ -28,4 +28,5 @@ def test_the_egg_holds_journals_and_settings_and_not_the_lab(tmp_path):
     names = zipfile.ZipFile(egg).namelist()
     assert {name.split("/")[0] for name in names} == {"EGG-INFO", "journals", "settings"}
     assert {"journals/spiders/publisher.py", "journals/sandbox/web.py", "settings/vocabulary.json"} <= set(names)
+    assert {"journals/sandbox/static/list.js", "journals/sandbox/static/journal.js"} <= set(names)
     assert not [name for name in names if "bench" in name or "fuzz" in name or "reliability" in name]

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-KINDS = ("publisher", "aggregator", "realweb", "heldout")
-"""What a site is: a real publisher, a metrics aggregator, a sandbox site with the real web's list shapes, or the
-held-out sandbox site (never developed against, crawled by ``make evaluate`` only)."""
+KINDS = ("publisher", "aggregator", "realweb", "heldout", "scripted")
+"""What a site is: a real publisher, a metrics aggregator, a sandbox site with the real web's list shapes, the
+held-out sandbox site (never developed against, crawled by ``make evaluate`` only), or a sandbox site whose journal
+list or metrics are built by JavaScript in the browser (issue 16: Scrapy alone sees none of them)."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Each sandbox site's templates by site name: the generated publishers, the held-out site and the real web's shapes.
+"""Each sandbox site's templates by site name: the generated publishers, the held-out site, the real web's shapes and
+the scripted sites.
 
 The registry lives apart from :mod:`journals.sandbox.site_templates` because the held-out and real-web templates
 subclass that module's :class:`~journals.sandbox.site_templates.SiteTemplates`: listing them there made the modules
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from journals.sandbox.heldout import HeldoutTemplates
 from journals.sandbox.realsites import CampusPressTemplates, OpenAccessTemplates, SocietyPressTemplates
+from journals.sandbox.scripted import ScriptAppTemplates, ScriptListTemplates
 from journals.sandbox.site_templates import (
     BMJTemplates,
     ElsevierTemplates,
@@ -34,5 +36,7 @@ TEMPLATES: dict[str, type[SiteTemplates]] = {
     "openaccess": OpenAccessTemplates,
     "societypress": SocietyPressTemplates,
     "campuspress": CampusPressTemplates,
+    "scriptlist": ScriptListTemplates,
+    "scriptapp": ScriptAppTemplates,
 }
 """The template class of every sandbox site, by the site's name in :data:`journals.sandbox.sources.SITE_SPECS`."""

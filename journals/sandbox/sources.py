@@ -25,8 +25,9 @@ class SiteSpec:
 
     name: str
     kind: str
-    """``publisher``, ``aggregator``, ``heldout`` or ``realweb`` (a publisher-like site with the real web's shapes,
-    listing a share of every publisher's journals), as the site registry says; ``trap`` for a traps world's site."""
+    """``publisher``, ``aggregator``, ``heldout``, ``realweb`` (a publisher-like site with the real web's shapes,
+    listing a share of every publisher's journals) or ``scripted`` (the same, its list or metrics written by
+    JavaScript), as the site registry says; ``trap`` for a traps world's site."""
     attributes: tuple[str, ...]
     """The projection: attributes this site publishes (``title`` always)."""
     page_size: int
@@ -137,6 +138,20 @@ _SPECS: tuple[SiteSpec, ...] = (
         page_size=6,
         selection_rate=0.1,
     ),
+    # Issue 16: sites whose list or metrics a browser builds (journals.sandbox.scripted); each lists a share of every
+    # publisher's journals. scriptlist's 20 a page give its large letters two pages or more.
+    _registered(
+        "scriptlist",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=20,
+        selection_rate=0.15,
+    ),
+    _registered(
+        "scriptapp",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "editor_in_chief"),
+        page_size=1000,
+        selection_rate=0.1,
+    ),
 )
 SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[name] for name in site_names())
 """Every site of the registry, in its order, as the sandbox builds it (a registry site without a spec here is a
@@ -144,6 +159,8 @@ SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[na
 PUBLISHER_NAMES = site_names("publisher")
 REALWEB_NAMES = site_names("realweb")
 """The sites built with the real web's shapes (issue 13); the crawler is measured on them by ``make evaluate``."""
+SCRIPTED_NAMES = site_names("scripted")
+"""The sites whose journal list or metrics JavaScript builds in the browser (issue 16); Scrapy alone sees none."""
 NUMERIC = frozenset(metric_names())
 LETTERS = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0-9")
 

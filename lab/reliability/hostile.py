@@ -26,6 +26,8 @@ def hostile_crawl(folder: Path, seed: int = 7, journals: int = 400, rate: float 
     server.start_in_thread()
     try:
         truth = world_truth(web, server.base_url, plan)
+        # Scrapy alone sees no journal of a scripted site (issue 16): they are crawled with a browser or not at all.
+        truth["sites"] = {name: site for name, site in truth["sites"].items() if site["kind"] != "scripted"}
         starts = ",".join(f"{server.base_url}/{site}/" for site in truth["sites"])
         database_url = f"sqlite:///{folder / 'hostile.db'}"
         settings = ("DOWNLOAD_TIMEOUT=2", "RETRY_TIMES=3", "HTTPCACHE_ENABLED=False")

@@ -38,6 +38,7 @@ def test_the_command_line_prints_the_makefiles_lists_without_the_venv() -> None:
 
     assert names() == list(site_names())
     assert names("--kind", "heldout") == ["heldout"]
+    assert names("--kind", "scripted") == ["scriptlist", "scriptapp"]
     crawled = names("--kind", "publisher", "--kind", "aggregator", "--kind", "realweb")
-    assert "heldout" not in crawled and "metricsdb" in crawled
+    assert "heldout" not in crawled and "metricsdb" in crawled and not set(crawled) & set(site_names("scripted"))
     assert names("--labelled") == [s.name for s in load_sites() if s.labelled]
