@@ -28,7 +28,7 @@ from journals.sandbox.markup import link
 from journals.sandbox.realweb import shown_text
 from journals.sandbox.relation import FIELDS, METRIC_YEAR
 from journals.sandbox.site_templates import Payload, Rendered, SiteTemplates
-from journals.sandbox.sources import LETTERS, letter_of, slugify
+from journals.sandbox.sources import LETTERS, NUMERIC, letter_of, slugify
 
 SCRIPT_TYPE = "application/javascript"
 JSON_TYPE = "application/json"
@@ -288,11 +288,11 @@ class ScriptAppTemplates(ScriptedTemplates):
         return as_json({"letter": letter, "journals": journals})
 
     def metric_rows(self, index: int) -> list[dict[str, str]]:
-        """The journal's label/value rows, as its page's script writes them; a value the site does not show has
-        no row."""
+        """The journal's label/value rows as its page's script writes them (text, not HTML); a value the site does
+        not show has no row."""
         _, values = self.values(index)
         return [
-            {"label": LABELS[n], "value": shown_text(n, values[n])}
+            {"label": LABELS[n], "value": shown_text(n, values[n]) if n in NUMERIC else str(values[n])}
             for n in self.site.spec.attributes
             if n != "title" and values.get(n) is not None
         ]
