@@ -22,7 +22,7 @@ from functools import cache
 from lxml import etree
 
 from journals.domain.issn import find_issns
-from journals.navigation import visible_text
+from journals.navigation import UNSEEN_TAGS, visible_text
 from journals.page import ParsedPage
 from journals.vocabulary import label_key, load_attributes
 
@@ -32,6 +32,10 @@ MIN_SCRIPT_LETTERS = 10
 """Distinct A–Z letters a page must make script handlers of to have script-driven letters."""
 JOURNAL_DATA_CHARS = 200_000
 """Visible characters of a page searched for journal data at most (a longer page has data or never will)."""
+
+UNSEEN_WITH_SCRIPTS = UNSEEN_TAGS | {"noscript", "template"}
+"""Elements whose text a reader of a page with scripts never sees: a ``<noscript>`` naming the Impact Factor it
+would show is no data."""
 
 _APP_ROOTS = etree.XPath(
     "//*[{ids}][not(*)][not(normalize-space())]".format(ids=" or ".join(f"@id='{i}'" for i in APP_ROOT_IDS))
@@ -120,7 +124,7 @@ def names_journal_data(page: ParsedPage) -> bool:
     tree = page.tree
     if tree is None:
         return False
-    text = visible_text(tree, JOURNAL_DATA_CHARS)
+    text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
     if find_issns(text):
         return True
     words = f" {label_key(text)} "
@@ -130,7 +134,7 @@ def names_journal_data(page: ParsedPage) -> bool:
 @cache
 def _data_labels() -> tuple[str, ...]:
     """The vocabulary's labels of metrics and identifiers, as :func:`~journals.vocabulary.label_key` writes them
-    (a label of two letters or fewer, or a bare "Print", would match ordinary words)."""
+    (a label of two letters or fewer, or a bare "Print" or "Online", would match ordinary words)."""
     kinds = {"number", "issn"}
     labels = {label_key(label) for a in load_attributes() if a.type in kinds for label in a.labels}
-    return tuple(sorted(label for label in labels if len(label) > 3 and label != "print"))
+    return tuple(sorted(label for label in labels if len(label) > 2 and label not in ("print", "online")))

@@ -396,14 +396,14 @@ class PublisherSpider(scrapy.Spider):
         journal data). The source's pages of ``role`` are rendered from then on. None otherwise."""
         source = response.meta["source"]
         state = self.sites[source]
-        rendered = response.meta.get("playwright") or was_rendered(response)
         if found or self.render_mode != "auto":
             return None
-        if rendered:
-            self.crawler.stats.inc_value(f"journals/rendering/still_empty/{role}")
-            self.logger.warning("Rendered %s page %s still has nothing to read", role, response.url)
-            return None
         index = role in ("index", "listing")
+        if response.meta.get("playwright") or was_rendered(response):
+            if index or not await self._analyse(names_journal_data, page.page):
+                self.crawler.stats.inc_value(f"journals/rendering/still_empty/{role}")
+                self.logger.warning("Rendered %s page %s still has nothing to read", role, response.url)
+            return None
         signs = await self._analyse(script_signs, page.page, letters=index)
         if not signs.script_built or (not index and await self._analyse(names_journal_data, page.page)):
             return None
