@@ -8,6 +8,9 @@ so one SQLite file holds both the rows and the pages, and on PostgreSQL every wo
 - Revalidation: ``HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"`` asks the site with
   ``If-None-Match``/``If-Modified-Since`` and keeps the cached page on ``304 Not Modified``.
 - ``HTTPCACHE_EXPIRATION_SECS`` > 0 treats older pages as missing.
+- Rendered pages: a page the browser rendered (:mod:`journals.browser`) replaces the HTML its site served, under
+  the same key, marked with :data:`RENDERED_HEADER`; a request to render is answered from the cache only with a
+  rendered page, unless the run is offline (``HTTPCACHE_IGNORE_MISSING``): then with what there is.
 
 Scrapy calls a cache storage on the reactor thread. A read is one short statement; a write is handed to one
 writer thread (compressing a 13 MB listing, or waiting on SQLite's lock while the store writes a batch, would block
@@ -20,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import zlib
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from time import time
 from typing import TYPE_CHECKING, Any
@@ -50,6 +54,9 @@ CACHE_COMPRESSION_LEVEL = 1
 0.08 s for 1.75 MB, level 6 (the default) 0.38 s for 1.45 MB."""
 PENDING_WRITES = 64
 """Pages at most waiting for the writer thread."""
+RENDERED_HEADER = "X-Journals-Rendered"
+"""The header a cached page rendered by the browser carries (:mod:`journals.browser`): a page has one row, the
+rendered page replacing the served HTML, and a request to render is not answered with the served HTML."""
 
 
 class SQLCacheStorage:
@@ -63,6 +70,7 @@ class SQLCacheStorage:
         """
         require_database(settings)
         self.expiration_secs = settings.getint("HTTPCACHE_EXPIRATION_SECS")
+        self.offline = settings.getbool("HTTPCACHE_IGNORE_MISSING")
         self._engine: Engine | None = None
         self._fingerprinter: RequestFingerprinterProtocol | None = None
         self._stats: StatsCollector | None = None
@@ -96,15 +104,7 @@ class SQLCacheStorage:
         key = self._key(request)
         pending = self._pending.get(key)
         if pending is not None:
-            request.meta["cache_timestamp"] = pending["fetched_at"].timestamp()
-            return response_from_dict(
-                {
-                    "url": pending["url"],
-                    "status": pending["status"],
-                    "headers": headers_from_json(pending["headers"]),
-                    "body": pending["body"],
-                }
-            )
+            return self._cached(request, pending["fetched_at"].timestamp(), pending, pending["body"])
         try:
             row = read_cached_page(self._connected(), key)
         except SQLAlchemyError as exc:
@@ -118,15 +118,16 @@ class SQLCacheStorage:
         fetched = row.fetched_at.timestamp()
         if 0 < self.expiration_secs < time() - fetched:
             return None
+        return self._cached(request, fetched, row._mapping, zlib.decompress(row.body))
+
+    def _cached(self, request: Request, fetched: float, row: Mapping[str, Any], body: bytes) -> Response | None:
+        """The response a cached ``row`` holds for ``request``; None when ``request`` asks to render a page the
+        cache has only as served (and the run is not offline)."""
+        headers = headers_from_json(row["headers"])
+        if request.meta.get("playwright") and RENDERED_HEADER not in headers and not self.offline:
+            return None
         request.meta["cache_timestamp"] = fetched
-        return response_from_dict(
-            {
-                "url": row.url,
-                "status": row.status,
-                "headers": headers_from_json(row.headers),
-                "body": zlib.decompress(row.body),
-            }
-        )
+        return response_from_dict({"url": row["url"], "status": row["status"], "headers": headers, "body": body})
 
     def store_response(self, spider: Spider, request: Request, response: Response) -> None:
         """Insert or replace the cached response to ``request``, in the writer thread (on the spot when
@@ -135,11 +136,15 @@ class SQLCacheStorage:
         A failed write is logged and counted (``httpcache/store_error``), not raised: losing a cache entry
         must not lose the page from the crawl.
         """
+        headers = response.headers
+        if request.meta.get("playwright"):
+            headers = headers.copy()
+            headers[RENDERED_HEADER] = "chromium"
         row = {
             "fingerprint": self._key(request),
             "url": response.url,
             "status": response.status,
-            "headers": headers_to_json(response.headers),
+            "headers": headers_to_json(headers),
             "body": response.body,
             "fetched_at": utcnow(),
         }

@@ -101,16 +101,23 @@ def normalise_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def visible_text(element: etree._Element, limit: int | None = None) -> str:
-    """The element's text without its hidden descendants, scripts and styles, whitespace collapsed; with ``limit``,
-    its first ``limit`` characters (reading stops there)."""
+UNSEEN_TAGS = frozenset({"script", "style"})
+"""Elements whose text a reader never sees."""
+
+
+def visible_text(
+    element: etree._Element, limit: int | None = None, unseen: frozenset[str] = UNSEEN_TAGS, separator: str = ""
+) -> str:
+    """The element's text without its hidden descendants and ``unseen`` elements (scripts and styles),
+    whitespace collapsed; with ``limit``, its first ``limit`` characters (reading stops there). Its pieces are
+    joined by ``separator`` (a space keeps the words of two cells apart)."""
     parts: list[str] = []
-    _collect_visible(element, parts, limit if limit is not None else math.inf)
-    text = normalise_text("".join(parts))
+    _collect_visible(element, parts, limit if limit is not None else math.inf, unseen)
+    text = normalise_text(separator.join(parts))
     return text[:limit].rstrip() if limit is not None else text
 
 
-def _collect_visible(element: etree._Element, parts: list[str], budget: float) -> float:
+def _collect_visible(element: etree._Element, parts: list[str], budget: float, unseen: frozenset[str]) -> float:
     """Add the element's visible pieces to ``parts`` until more than ``budget`` non-space characters are read;
     what is left of the budget (below 0: stop reading)."""
     if element.text:
@@ -119,8 +126,8 @@ def _collect_visible(element: etree._Element, parts: list[str], budget: float) -
         if budget < 0:
             return budget
     for child in element:
-        if isinstance(child.tag, str) and child.tag not in ("script", "style") and not is_hidden(child):
-            budget = _collect_visible(child, parts, budget)
+        if isinstance(child.tag, str) and child.tag not in unseen and not is_hidden(child):
+            budget = _collect_visible(child, parts, budget, unseen)
             if budget < 0:
                 return budget
         if child.tail:

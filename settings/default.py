@@ -70,6 +70,30 @@ DATABASE_WRITE_ATTEMPTS = 6  # 1 + 2 + 4 + 8 + 16 s: a database restart of half 
 DATABASE_RETRY_DELAY = 1.0
 DATABASE_UNSAVED_DIR = "."
 
+# Rendering (journals.browser, journals.rendering): a page built by scripts is rendered in Debian's Chromium by
+# scrapy-playwright, only when a request asks for it (the spider's RENDER_PAGES: "auto" renders the pages that need
+# it, "browser" every page, "never" none); a crawl that renders nothing starts neither Playwright nor a browser.
+# One browser, one context, a few pages at once, no images, fonts or media, a timeout per page, the browser launched
+# again after a crash. Never `playwright install`: the browser is the system's.
+RENDER_PAGES = "auto"
+DOWNLOAD_HANDLERS = {
+    "http": "journals.browser.LazyPlaywrightDownloadHandler",
+    "https": "journals.browser.LazyPlaywrightDownloadHandler",
+}
+PLAYWRIGHT_BROWSER_TYPE = "chromium"
+PLAYWRIGHT_LAUNCH_OPTIONS = {
+    "executable_path": "/usr/bin/chromium",
+    "headless": True,
+    # --no-sandbox: crawls run as root in containers, where Chromium's sandbox cannot start.
+    "args": ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-quic"],
+    "timeout": 30_000,
+}
+PLAYWRIGHT_MAX_CONTEXTS = 1
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
+PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 30_000
+PLAYWRIGHT_ABORT_REQUEST = "journals.browser.abort_request"
+PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
+
 # Scope: no request leaves the crawl's site (scheme, host and port of its start URLs), through links, redirects,
 # meta refreshes or the metrics hop, nor reaches a private address unless the start URL is on one
 # (journals.offsite). It replaces Scrapy's offsite middleware and runs after HttpProxyMiddleware (750).

@@ -44,6 +44,7 @@ PURE = (
     "journals.page",
     "journals.pagecap",
     "journals.progress",
+    "journals.rendering",
     "journals.replay",
     "journals.report",
     "journals.scheduling",
@@ -64,11 +65,13 @@ ALGORITHMS = (
     "journals.mdr",
     "journals.navigation",
     "journals.page",
+    "journals.rendering",
     "journals.scope",
     "journals.vocabulary",
 )
 """Pure code that takes HTML or rows and returns plain data: no database either."""
 SCRAPY_GLUE = (
+    "journals.browser",
     "journals.cache",
     "journals.commands",
     "journals.exporters",

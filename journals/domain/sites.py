@@ -34,6 +34,9 @@ class Site:
     """A real publisher's A–Z list of journals, where its spider starts when given no start URL."""
     allowed_hosts: tuple[str, ...] = ()
     """A real publisher's hosts where its journal pages live, besides its start URL's."""
+    render: str = "auto"
+    """Which of its pages are rendered in a browser: those whose served HTML is script-built (``auto``) or every
+    one (``browser``, for a site known to build all its pages with scripts)."""
 
 
 @cache
@@ -46,6 +49,8 @@ def load_sites() -> tuple[Site, ...]:
     for name, entry in json.loads(raw).items():
         if name.startswith("_"):
             continue
+        if entry.get("render", "auto") not in ("auto", "browser"):
+            raise ValueError(f"settings/sites.json: site {name!r} has render {entry['render']!r}, not auto or browser")
         if entry["kind"] not in KINDS:
             raise ValueError(f"settings/sites.json: site {name!r} has kind {entry['kind']!r}, not one of {KINDS}")
         sites.append(
@@ -55,6 +60,7 @@ def load_sites() -> tuple[Site, ...]:
                 labelled=entry.get("labels", True),
                 start_url=entry.get("start_url"),
                 allowed_hosts=tuple(entry.get("allowed_hosts", ())),
+                render=entry.get("render", "auto"),
             )
         )
     return tuple(sites)

@@ -19,6 +19,7 @@ import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 
+from journals.browser import rendering_meta, was_rendered
 from journals.cache import cached_page_text
 from journals.decoding import looks_binary
 from journals.entries import EntryGroup, ListingMemory, find_journal_list
@@ -27,6 +28,7 @@ from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, metrics_links, page_links
 from journals.page import ParsedPage, RecentPages
+from journals.rendering import names_journal_data, script_signs
 from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
 
 if TYPE_CHECKING:
@@ -46,6 +48,14 @@ def index_letter(anchor_text: str) -> str:
     first = anchor_text[:1].upper()
     return first if "A" <= first <= "Z" else "0-9"
 
+
+RENDER_MODES = ("auto", "browser", "never")
+"""When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
+SPIDER_META = ("source", "letter", "index_depth", "start_page", "journal_origin")
+"""The request meta keys the spider sets (a request made again to render carries them over)."""
+PageRole = Literal["index", "listing", "journal", "metrics"]
+"""What a page is to the crawl: a start or browse page, a letter's listing or one of its pages, a journal's home
+page, its metrics page. A site builds all pages of one role with one template, so rendering is learned per role."""
 
 LinksRead = Literal["all", "metrics", "none"]
 """Which links of a page are read: all (index pages), a journal page's metrics hops, none (a metrics page)."""
@@ -96,6 +106,8 @@ class SiteState:
     """Listing pages requested per A–Z letter (``""`` for the start page's own pages)."""
     bounds_hit: set[str] = field(default_factory=set)
     """Bounds this source hit (each logged and recorded once)."""
+    rendered_roles: set[str] = field(default_factory=set)
+    """Roles of page (:data:`PageRole`) this source builds with scripts: requested in the browser from then on."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +156,14 @@ class PublisherSpider(scrapy.Spider):
     """Crawl any site that lists its journals under A–Z links.
 
     Arguments: ``start_url`` (one site) or ``start_urls`` (comma-separated, one source each); ``source`` names
-    the source when there is one start URL (default: from the URL).
+    the source when there is one start URL (default: from the URL); ``render`` (:data:`RENDER_MODES`, default the
+    setting ``RENDER_PAGES``, else ``auto``) says which pages are rendered in the browser.
+
+    Rendering (``auto``): a page whose served HTML lacks what the crawl came for (letters or a journal list on an
+    index page, an ISSN or a metric on a journal page) and shows the signs of a script-built page
+    (:func:`~journals.rendering.script_signs`) is requested again in the browser (:mod:`journals.browser`), its
+    script letters clicked when it has some; from then on every page of that role (:data:`PageRole`) of the
+    source is requested in the browser at once. Counted in ``journals/rendering/*``.
 
     Pages are analysed (decoded, their links classified, their journal list found) in one worker thread, one page
     at a time: a page of 200,000 anchors never blocks the reactor, and only one such page is analysed at once;
@@ -163,7 +182,12 @@ class PublisherSpider(scrapy.Spider):
     """How many "Browse journals A–Z" hops the spider takes from a start page without letters."""
 
     def __init__(
-        self, start_url: str | None = None, start_urls: str | None = None, source: str | None = None, **kwargs: Any
+        self,
+        start_url: str | None = None,
+        start_urls: str | None = None,
+        source: str | None = None,
+        render: str | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         urls = [canonical_url(url) for url in self.check_arguments(start_url=start_url, start_urls=start_urls)]
@@ -187,6 +211,10 @@ class PublisherSpider(scrapy.Spider):
         self.bounds = CrawlBounds()
         self.max_anchors = MAX_ANCHORS_PER_PAGE
         """Anchors of a page analysed at most (``MAX_ANCHORS_PER_PAGE``): a wider page is read on its first part."""
+        if render is not None and render not in RENDER_MODES:
+            raise ValueError(f"render must be one of {', '.join(RENDER_MODES)}, got {render!r}")
+        self.render_mode = render or self.default_render_mode()
+        """Which pages are rendered in the browser (:data:`RENDER_MODES`)."""
         self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-analysis")
 
     @classmethod
@@ -197,6 +225,10 @@ class PublisherSpider(scrapy.Spider):
         spider.max_anchors = crawler.settings.getint("MAX_ANCHORS_PER_PAGE", MAX_ANCHORS_PER_PAGE)
         spider.recent_listings = RecentListings(crawler.settings.getint("LISTING_MEMORY_CHARS", DEFAULT_MAX_CHARS))
         spider.parsed_pages = RecentPages(crawler.settings.getint("PARSED_PAGES_CHARS", DEFAULT_PARSED_PAGES_CHARS))
+        if kwargs.get("render") is None and (mode := crawler.settings.get("RENDER_PAGES")):
+            if mode not in RENDER_MODES:
+                raise ValueError(f"RENDER_PAGES must be one of {', '.join(RENDER_MODES)}, got {mode!r}")
+            spider.render_mode = mode
         return spider
 
     @classmethod
@@ -216,6 +248,11 @@ class PublisherSpider(scrapy.Spider):
     def default_start_url(cls) -> str:
         """The start URL when none is given: the generic spider needs one."""
         raise ValueError("the publisher spider needs -a start_url=URL (or -a start_urls=URL1,URL2)")
+
+    def default_render_mode(self) -> str:
+        """Which pages are rendered when neither the ``render`` argument nor ``RENDER_PAGES`` says: those that need
+        it."""
+        return "auto"
 
     def source_for(self, start_url: str) -> str:
         """The source name of the records found from ``start_url``."""
@@ -256,7 +293,7 @@ class PublisherSpider(scrapy.Spider):
                 callback=self.parse_start,
                 cb_kwargs={"depth": 0},
                 errback=self.start_failed,
-                meta={"source": source, "index_depth": 0, "start_page": True},
+                meta={"source": source, "index_depth": 0, "start_page": True, **self._render_meta(source, "index")},
             )
 
     def closed(self, reason: str) -> None:
@@ -343,6 +380,51 @@ class PublisherSpider(scrapy.Spider):
         state.requests += 1
         return True
 
+    def _render_meta(self, source: str, role: PageRole, *, expand_letters: bool = False) -> dict[str, Any]:
+        """The meta that renders a request of ``role`` for ``source`` in the browser, when it is to be; else
+        nothing."""
+        if self.render_mode == "browser" or (self.render_mode == "auto" and role in self.sites[source].rendered_roles):
+            return rendering_meta(expand_letters=expand_letters)
+        return {}
+
+    async def _render_again(
+        self, response: Response, page: ReadPage, role: PageRole, *, found: bool
+    ) -> scrapy.Request | None:
+        """The request that fetches ``response``'s page again in the browser, when it needs it: the page did not
+        give what the crawl came for (``found`` is False), was not rendered already, and its served HTML shows the
+        signs of a script-built page (:func:`~journals.rendering.script_signs`; a journal page must also name no
+        journal data). The source's pages of ``role`` are rendered from then on. None otherwise."""
+        source = response.meta["source"]
+        state = self.sites[source]
+        if found or self.render_mode != "auto":
+            return None
+        index = role in ("index", "listing")
+        if response.meta.get("playwright") or was_rendered(response):
+            if index or not await self._analyse(names_journal_data, page.page):
+                self.crawler.stats.inc_value(f"journals/rendering/still_empty/{role}")
+                self.logger.warning("Rendered %s page %s still has nothing to read", role, response.url)
+            return None
+        signs = await self._analyse(script_signs, page.page, letters=index)
+        if not signs.script_built or (not index and await self._analyse(names_journal_data, page.page)):
+            return None
+        if not self._count_request(source, response.url):
+            return None
+        self.crawler.stats.inc_value(f"journals/rendering/detected/{role}")
+        for sign in signs.names:
+            self.crawler.stats.inc_value(f"journals/rendering/signs/{sign}")
+        if role not in state.rendered_roles:
+            state.rendered_roles.add(role)
+            self.logger.info(
+                "%s builds its %s pages with scripts (%s at %s): rendering them in the browser",
+                source,
+                role,
+                ", ".join(signs.names),
+                response.url,
+            )
+        meta = {key: response.meta[key] for key in SPIDER_META if key in response.meta}
+        meta.update(rendering_meta(expand_letters="script_letters" in signs.names))
+        return response.request.replace(meta=meta, dont_filter=True)
+
     def parse_start(self, response: Response, depth: int) -> AsyncIterator[scrapy.Request]:
         """The start page, or a page its "Browse journals A–Z" link led to: an index page that may be the list.
 
@@ -375,6 +457,11 @@ class PublisherSpider(scrapy.Spider):
         assert links is not None
         letters = [a for a in links.letters if state.scope.allows(a.url)]
         entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
+        role: PageRole = "listing" if depth is None else "index"
+        found = bool(entries or (letters and depth is not None))
+        if again := await self._render_again(response, page, role, found=found):
+            yield again
+            return
         new_entries = [(a, url) for a in entries if (url := canonical_url(a.url)) not in self._requested]
         index_depth = response.meta.get("index_depth", 0)
         for anchor in letters:
@@ -413,7 +500,11 @@ class PublisherSpider(scrapy.Spider):
                     self.parse_start,
                     cb_kwargs={"depth": depth + 1},
                     errback=self.request_failed,
-                    meta={"source": source, "index_depth": response.meta.get("index_depth", 0) + 1},
+                    meta={
+                        "source": source,
+                        "index_depth": response.meta.get("index_depth", 0) + 1,
+                        **self._render_meta(source, "index"),
+                    },
                 )
 
     def _follow_index(
@@ -437,7 +528,12 @@ class PublisherSpider(scrapy.Spider):
             url,
             self.parse_listing,
             errback=self.request_failed,
-            meta={"source": source, "letter": letter, "index_depth": index_depth},
+            meta={
+                "source": source,
+                "letter": letter,
+                "index_depth": index_depth,
+                **self._render_meta(source, "listing"),
+            },
         )
 
     def _journal_requests(self, response: Response, entries: list[tuple[Anchor, str]]) -> Iterator[scrapy.Request]:
@@ -452,7 +548,7 @@ class PublisherSpider(scrapy.Spider):
         scope = self.sites[source].scope
         other_hosts = self.settings.getbool("FOLLOW_LISTED_JOURNAL_HOSTS", True)
         for anchor, url in entries:
-            meta: dict[str, Any] = {"source": source}
+            meta: dict[str, Any] = {"source": source, **self._render_meta(source, "journal")}
             if not scope.allows(url):
                 if not (other_hosts and may_be_sister_site(url)):
                     continue
@@ -478,6 +574,9 @@ class PublisherSpider(scrapy.Spider):
         page = await self._read(response, links="metrics")
         if page is None:
             return
+        if again := await self._render_again(response, page, "journal", found=False):
+            yield again
+            return
         links = page.links
         assert links is not None
         self.parsed_pages.keep(page.page)
@@ -496,7 +595,7 @@ class PublisherSpider(scrapy.Spider):
             )
             return
         self._awaiting_metrics[home.url] = home
-        meta = {"source": source}
+        meta = {"source": source, **self._render_meta(source, "metrics")}
         if here is not None and not self.sites[source].scope.allows_origin(here):
             meta["journal_origin"] = str(here)
         yield scrapy.Request(
@@ -518,6 +617,9 @@ class PublisherSpider(scrapy.Spider):
     ) -> AsyncIterator[JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal (its links are not read)."""
         page = await self._read(response, links="none")
+        if page is not None and (again := await self._render_again(response, page, "metrics", found=False)):
+            yield again
+            return
         if page is not None:
             self.parsed_pages.keep(page.page)
         metrics = FetchedPage(

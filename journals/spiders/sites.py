@@ -20,6 +20,10 @@ class SiteSpider(PublisherSpider):
         assert start_url is not None  # every spider's site is one of real_sites()
         return start_url
 
+    def default_render_mode(self) -> str:
+        """The registry's word on rendering the site (``"render": "browser"`` renders every page)."""
+        return site(self.name).render
+
     def source_for(self, start_url: str) -> str:
         """Records are always named after the publisher, on its real site or its sandbox twin."""
         return self.name

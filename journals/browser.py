@@ -1,0 +1,209 @@
+"""Rendering in a browser: scrapy-playwright's download handler, started only when a request asks for it, and
+what a rendered request asks the page to do.
+
+Every request goes through :class:`LazyPlaywrightDownloadHandler`; only one whose meta has ``playwright`` is
+rendered (``DOWNLOAD_HANDLERS`` in ``settings/default.py``), in Debian's ``/usr/bin/chromium``
+(``PLAYWRIGHT_LAUNCH_OPTIONS``): one browser, one context, ``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`` pages at once,
+images, fonts and media never fetched (:func:`abort_request`), a timeout per page, the browser launched again when
+it crashed (scrapy-playwright's ``PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER``).
+
+A rendered page is handed over once its scripts have settled (:data:`SETTLE_SCRIPT`: no fetch in flight and the
+document unchanged for a moment), which is faster than Playwright's ``networkidle`` (half a second of silence on
+every page). An index page whose letters are script handlers has each letter clicked in turn, and the list each
+click shows is kept in the page (:data:`EXPAND_LETTERS_SCRIPT`), so the spider reads every letter's journals off
+one rendered page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from scrapy.crawler import Crawler
+from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+from scrapy_playwright.page import PageMethod
+
+from journals.cache import RENDERED_HEADER
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+    from playwright.async_api import Request as PlaywrightRequest
+    from scrapy import Request
+    from scrapy.http import Response
+
+BLOCKED_RESOURCE_TYPES = frozenset({"image", "font", "media"})
+"""Resources a rendered page never fetches: nothing the crawl reads is in them."""
+SETTLE_QUIET_MS = 150
+"""Milliseconds without a fetch in flight or a change to the document after which a page has settled."""
+SETTLE_LIMIT_MS = 10_000
+"""Milliseconds a page is given to settle; it is read as it is then."""
+RENDERED_EXPANDED_ID = "journals-script-letters"
+"""The id of the element a page's script letters' lists are kept in."""
+
+WATCH_SCRIPT = """
+(() => {
+  if (window.__journalsInflight !== undefined) return;
+  window.__journalsInflight = 0;
+  window.__journalsChanged = performance.now();
+  const done = () => { window.__journalsInflight--; window.__journalsChanged = performance.now(); };
+  const fetch = window.fetch;
+  window.fetch = function (...args) {
+    window.__journalsInflight++;
+    return fetch.apply(this, args).finally(done);
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function (...args) {
+    window.__journalsInflight++;
+    this.addEventListener('loadend', done);
+    return send.apply(this, args);
+  };
+  new MutationObserver(() => { window.__journalsChanged = performance.now(); })
+    .observe(document, {childList: true, subtree: true, characterData: true});
+})();
+"""
+"""Installed before a rendered page's own scripts: counts fetches in flight and notes when the document last
+changed, for :data:`SETTLE_SCRIPT`."""
+
+SETTLE_SCRIPT = """
+async ([quiet, limit]) => {
+  const start = performance.now();
+  const pause = () => new Promise(resolve => setTimeout(resolve, 20));
+  while (performance.now() - start < limit) {
+    if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return true;
+    await pause();
+  }
+  return false;
+}
+"""
+"""Wait until the page has settled (see :data:`WATCH_SCRIPT`); whether it did within the limit."""
+
+EXPAND_LETTERS_SCRIPT = """
+async ([quiet, limit, keptId]) => {
+  const LETTER = /^(?:[A-Z]|0\\s*[-\\u2013]\\s*9|#)$/;
+  const pause = () => new Promise(resolve => setTimeout(resolve, 20));
+  const settle = async () => {
+    const start = performance.now();
+    await pause();
+    while (performance.now() - start < limit) {
+      if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return;
+      await pause();
+    }
+  };
+  const isHandler = (element) => {
+    if (element.tagName === 'A') {
+      const href = (element.getAttribute('href') || '').trim().toLowerCase();
+      return href === '' || href.startsWith('#') || href.startsWith('javascript:');
+    }
+    return true;
+  };
+  const controls = [];
+  const seen = new Set();
+  for (const element of document.querySelectorAll('a, button, [onclick], [role=button]')) {
+    const text = (element.textContent || '').replace(/\\s+/g, ' ').trim().toUpperCase();
+    if (!LETTER.test(text) || seen.has(text) || !isHandler(element) || !element.getClientRects().length) continue;
+    seen.add(text);
+    controls.push([text, element]);
+  }
+  const kept = document.createElement('div');
+  kept.id = keptId;
+  for (const [letter, control] of controls) {
+    const changed = new Set();
+    const observer = new MutationObserver(records => {
+      for (const record of records) if (record.addedNodes.length) changed.add(record.target);
+    });
+    observer.observe(document.body, {childList: true, subtree: true});
+    control.click();
+    await settle();
+    observer.disconnect();
+    const targets = [...changed].filter(t => t.isConnected && ![...changed].some(o => o !== t && o.contains(t)));
+    for (const target of targets) {
+      const section = document.createElement('section');
+      section.setAttribute('data-letter', letter);
+      section.innerHTML = target.innerHTML;
+      kept.appendChild(section);
+    }
+  }
+  document.body.appendChild(kept);
+  return controls.length;
+}
+"""
+"""Click every A–Z control of the page that is a script handler (not a link), one after the other, and keep what
+each click added, in a ``section`` per letter under one element at the end of the body."""
+
+
+def abort_request(request: PlaywrightRequest) -> bool:
+    """``PLAYWRIGHT_ABORT_REQUEST``: whether the browser skips a resource (images, fonts, media)."""
+    return request.resource_type in BLOCKED_RESOURCE_TYPES
+
+
+async def watch_page(page: Page, request: Request) -> None:
+    """``playwright_page_init_callback`` of every rendered request: install :data:`WATCH_SCRIPT`."""
+    await page.add_init_script(WATCH_SCRIPT)
+
+
+def rendering_meta(*, expand_letters: bool = False) -> dict[str, Any]:
+    """The request meta that renders a page: in the browser, waiting for its scripts to settle, and with
+    ``expand_letters`` its script letters clicked and their lists kept."""
+    methods = [PageMethod("evaluate", SETTLE_SCRIPT, [SETTLE_QUIET_MS, SETTLE_LIMIT_MS])]
+    if expand_letters:
+        methods.append(
+            PageMethod("evaluate", EXPAND_LETTERS_SCRIPT, [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, RENDERED_EXPANDED_ID])
+        )
+    return {
+        "playwright": True,
+        "playwright_page_init_callback": f"{__name__}.watch_page",
+        "playwright_page_methods": methods,
+    }
+
+
+def was_rendered(response: Response) -> bool:
+    """Whether ``response`` is a page rendered by the browser, fetched now or replayed from the page cache."""
+    return "playwright" in response.flags or RENDERED_HEADER in response.headers
+
+
+_HANDLERS: weakref.WeakKeyDictionary[Crawler, LazyPlaywrightDownloadHandler] = weakref.WeakKeyDictionary()
+"""Each crawl's one handler, whatever the scheme."""
+
+
+class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
+    """scrapy-playwright's handler, with one browser per crawl, started at the first request to render.
+
+    - Scrapy makes a handler per scheme; this one is shared by ``http`` and ``https``, so a crawl has one browser,
+      not one per scheme.
+    - Playwright starts when a request first asks to render, not when the engine starts: a crawl that renders
+      nothing starts neither Playwright's driver process nor a browser.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        """The handler; Playwright is started by :meth:`download_request` when first needed."""
+        super().__init__(crawler)
+        self._started = False
+        self._closed = False
+        self._start_lock = asyncio.Lock()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> LazyPlaywrightDownloadHandler:
+        """The crawl's one handler: made at the first call, returned again for the other scheme."""
+        handler = _HANDLERS.get(crawler)
+        if handler is None:
+            handler = _HANDLERS[crawler] = cls(crawler)
+        return handler
+
+    async def close(self) -> None:
+        """Close the browser and the HTTP connections once (Scrapy closes the handler of each scheme)."""
+        if not self._closed:
+            self._closed = True
+            await super().close()
+
+    async def _maybe_launch_in_thread(self) -> None:
+        """Start nothing when the engine starts (the base class starts Playwright here)."""
+
+    async def download_request(self, request: Request) -> Response:
+        """Download ``request``; Playwright is started first when it is the crawl's first request to render."""
+        if request.meta.get("playwright") and not self._started:
+            async with self._start_lock:
+                if not self._started:
+                    await self._launch()
+                    self._started = True
+        return await super().download_request(request)

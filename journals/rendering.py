@@ -1,0 +1,140 @@
+"""Whether a downloaded page is built in the browser: the signs of a script-built page, and whether it names any
+journal data. Pure: the spider asks, and fetches the page again through the browser when the page shows signs and
+none of what it came for (:mod:`journals.browser` renders it).
+
+A page is taken for script-built on what its served HTML says of itself, never on its site's name:
+
+- an application root left empty for a script to fill (``<div id="root">``, ``app``, ``__next``, ``__nuxt``…);
+- a ``<noscript>`` asking for JavaScript;
+- A–Z letters that are script handlers (``<button>``, ``href="javascript:…"`` or ``"#"``, ``onclick``), not links.
+
+Each sign counts only on a page that runs scripts, and only where the page lacks what the crawl came for: an index
+page without letters or a journal list, a journal page that names neither an ISSN nor a metric. A page with data
+and a stray ``<noscript>`` (an analytics pixel) is read as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from lxml import etree
+
+from journals.domain.issn import find_issns
+from journals.navigation import UNSEEN_TAGS, visible_text
+from journals.page import ParsedPage
+from journals.vocabulary import label_key, load_attributes
+
+APP_ROOT_IDS = ("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application")
+"""The ids script frameworks give the element they render into."""
+MIN_SCRIPT_LETTERS = 10
+"""Distinct A–Z letters a page must make script handlers of to have script-driven letters."""
+JOURNAL_DATA_CHARS = 200_000
+"""Visible characters of a page searched for journal data at most (a longer page has data or never will)."""
+
+UNSEEN_WITH_SCRIPTS = UNSEEN_TAGS | {"noscript", "template"}
+"""Elements whose text a reader of a page with scripts never sees: a ``<noscript>`` naming the Impact Factor it
+would show is no data."""
+
+_APP_ROOTS = etree.XPath(
+    "//*[{ids}][not(*)][not(normalize-space())]".format(ids=" or ".join(f"@id='{i}'" for i in APP_ROOT_IDS))
+    + " | //*[@data-reactroot or @ng-app or @data-server-rendered][not(*)][not(normalize-space())]"
+)
+_NOSCRIPTS = etree.XPath("//noscript")
+_SCRIPTS = etree.XPath(
+    "count(//script[not(@type) or contains(@type, 'javascript') or @type='module'])", smart_strings=False
+)
+_LETTER_CONTROLS = etree.XPath(
+    "//button | //a[not(@href) or starts-with(normalize-space(@href), '#')"
+    " or starts-with(translate(normalize-space(@href), 'JAVSCRIPT', 'javscript'), 'javascript:')]"
+    " | //*[@onclick or @role='button'][not(self::a or self::button)]"
+)
+_ASKS_FOR_JAVASCRIPT = re.compile(
+    r"\b(?:enable|turn on|activate|allow|requires?|need|needs|switch on)\b.{0,60}\bjava\s*script\b"
+    r"|\bjava\s*script\b.{0,40}\b(?:required|disabled|enabled|needed|is off|turned off)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+_LETTER = re.compile(r"[A-Z]|0\s*[-–]\s*9|#")
+
+
+@dataclass(frozen=True)
+class ScriptSigns:
+    """What a page's served HTML says of being built by scripts."""
+
+    scripts: int
+    """Script elements that run (JSON-LD and templates not counted)."""
+    empty_app_roots: int
+    """Application roots (``<div id="root">``…) left empty."""
+    asks_for_javascript: bool
+    """Whether a ``<noscript>`` asks the reader to turn JavaScript on."""
+    script_letters: int
+    """Distinct A–Z letters shown as script handlers rather than links (0 unless asked for)."""
+
+    @property
+    def script_built(self) -> bool:
+        """Whether the page runs scripts and shows one sign of building its content with them."""
+        return self.scripts > 0 and bool(
+            self.empty_app_roots or self.asks_for_javascript or self.script_letters >= MIN_SCRIPT_LETTERS
+        )
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The signs shown, by name (``app_root``, ``noscript``, ``script_letters``), for stats and logs."""
+        shown = (
+            ("app_root", bool(self.empty_app_roots)),
+            ("noscript", self.asks_for_javascript),
+            ("script_letters", self.script_letters >= MIN_SCRIPT_LETTERS),
+        )
+        return tuple(name for name, present in shown if present)
+
+
+NO_SIGNS = ScriptSigns(scripts=0, empty_app_roots=0, asks_for_javascript=False, script_letters=0)
+"""The signs of a page with no tree."""
+
+
+def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
+    """The signs ``page`` shows of being script-built; script-driven letters are counted only when ``letters``
+    (an index page: a journal page's letter buttons mean nothing)."""
+    tree = page.tree
+    if tree is None:
+        return NO_SIGNS
+    noscript_text = " ".join(" ".join(element.itertext()) for element in _NOSCRIPTS(tree))
+    return ScriptSigns(
+        scripts=int(_SCRIPTS(tree)),
+        empty_app_roots=len(_APP_ROOTS(tree)),
+        asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(noscript_text)),
+        script_letters=_script_letters(tree) if letters else 0,
+    )
+
+
+def _script_letters(tree: etree._Element) -> int:
+    """Distinct A–Z letters (``0-9`` and ``#`` included) whose control is a script handler, not a link."""
+    found = set()
+    for element in _LETTER_CONTROLS(tree):
+        text = " ".join("".join(element.itertext()).split()).upper()
+        if len(text) <= 5 and _LETTER.fullmatch(text):
+            found.add(text[:1])
+    return len(found)
+
+
+def names_journal_data(page: ParsedPage) -> bool:
+    """Whether the page's visible text names a journal's data: an ISSN, or the label of a metric or an
+    identifier of the vocabulary (ISSN, eISSN, Impact Factor, CiteScore…)."""
+    tree = page.tree
+    if tree is None:
+        return False
+    text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
+    if find_issns(text):
+        return True
+    words = f" {label_key(text)} "
+    return any(f" {label} " in words for label in _data_labels())
+
+
+@cache
+def _data_labels() -> tuple[str, ...]:
+    """The vocabulary's labels of metrics and identifiers, as :func:`~journals.vocabulary.label_key` writes them
+    (a label of two letters or fewer, or a bare "Print" or "Online", would match ordinary words)."""
+    kinds = {"number", "issn"}
+    labels = {label_key(label) for a in load_attributes() if a.type in kinds for label in a.labels}
+    return tuple(sorted(label for label in labels if len(label) > 2 and label not in ("print", "online")))

@@ -1,0 +1,234 @@
+"""Rendering in Debian's Chromium (journals.browser): real crawls of a little script-built site over real HTTP.
+
+A page whose served HTML is script-built is rendered, the rest are not; a crawl of plain pages starts no browser;
+the browser fetches no images; a crawl that rendered pages replays offline with no request and no browser.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.utils.defer import deferred_f_from_coro_f
+from scrapy.utils.test import get_crawler
+
+from journals.browser import abort_request
+from journals.spiders.publisher import PublisherSpider
+from settings import default
+
+PROJECT_SETTINGS = {name: getattr(default, name) for name in dir(default) if name.isupper()}
+CHROMIUM = Path(default.PLAYWRIGHT_LAUNCH_OPTIONS["executable_path"])
+JOURNALS = {
+    "acta-nova": ("Acta Nova", "2049-3630", "4.25"),
+    "bulletin-of-stones": ("Bulletin of Stones", "1476-4687", "1.75"),
+    "cell-letters": ("Cell Letters", "0028-0836", "12.5"),
+    "dune-studies": ("Dune Studies", "1532-2882", "0.98"),
+}
+"""The site's journals by slug: title, ISSN, impact factor."""
+SCRIPT_JOURNALS = ("cell-letters", "dune-studies")
+"""Journals whose page shows its metrics only after a script runs."""
+LETTERS = "ABCDEFGHIJKL"
+
+LIST_SHELL = """<html><head><title>Journals</title></head><body>
+<header><a href="/">Home</a> <a href="/about">About us</a> <a href="/contact">Contact</a></header>
+<h1>Our journals</h1><div id="root"></div><img src="/cover.png" alt="">
+<noscript>You need to enable JavaScript to run this app.</noscript>
+<script>
+fetch('/api/journals.json').then(r => r.json()).then(list => {
+  document.getElementById('root').innerHTML = '<ul class="journals">' +
+    list.map(j => '<li><a href="/journal/' + j.slug + '">' + j.title + '</a></li>').join('') + '</ul>';
+});
+</script></body></html>"""
+LETTERS_APP = """<html><head><title>Browse</title></head><body>
+<header><a href="/">Home</a> <a href="/about">About us</a></header>
+<nav class="letters">{buttons}</nav><div id="results"></div>
+<noscript>Please enable JavaScript.</noscript>
+<script>
+document.querySelectorAll('button[data-letter]').forEach(button => button.addEventListener('click', () =>
+  fetch('/api/letter/' + button.dataset.letter + '.json').then(r => r.json()).then(list => {
+    document.getElementById('results').innerHTML = '<ul>' +
+      list.map(j => '<li><a href="/journal/' + j.slug + '">' + j.title + '</a></li>').join('') + '</ul>';
+  })));
+</script></body></html>"""
+METRICS_SHELL = """<html><head><title>{title}</title></head><body>
+<header><a href="/">Home</a></header><h1>{title}</h1><div id="app"></div>
+<noscript>Please enable JavaScript to view this journal's metrics.</noscript>
+<script>
+fetch('/api/journal/{slug}.json').then(r => r.json()).then(j => {{
+  document.getElementById('app').innerHTML = '<table><tr><th>ISSN</th><td>' + j.issn +
+    '</td></tr><tr><th>Impact Factor</th><td>' + j.impact_factor + '</td></tr></table>';
+}});
+</script></body></html>"""
+PLAIN_JOURNAL = """<html><head><title>{title}</title></head><body><header><a href="/">Home</a></header>
+<h1>{title}</h1><table><tr><th>ISSN</th><td>{issn}</td></tr><tr><th>Impact Factor</th><td>{impact_factor}</td></tr>
+</table></body></html>"""
+
+
+def listing(slugs: list[str]) -> list[dict[str, str]]:
+    """The JSON list of journals the scripts fetch."""
+    return [{"slug": slug, "title": JOURNALS[slug][0]} for slug in slugs]
+
+
+def route(path: str) -> tuple[str, str] | None:
+    """The content type and body the site serves at ``path``."""
+    slugs = list(JOURNALS)
+    if path == "/":
+        return "text/html", LIST_SHELL
+    if path == "/plain/":
+        entries = "".join(f'<li><a href="/journal/{s}">{JOURNALS[s][0]}</a></li>' for s in slugs[:2])
+        return "text/html", f"<html><body><h1>Our journals</h1><ul>{entries}</ul></body></html>"
+    if path == "/letters/":
+        buttons = "".join(f'<button type="button" data-letter="{x}">{x}</button>' for x in LETTERS)
+        return "text/html", LETTERS_APP.replace("{buttons}", buttons)
+    if path == "/api/journals.json":
+        return "application/json", json.dumps(listing(slugs))
+    if path.startswith("/api/letter/"):
+        letter = path.removeprefix("/api/letter/").removesuffix(".json")
+        return "application/json", json.dumps(listing([s for s in slugs if s[0].upper() == letter]))
+    if path.startswith("/api/journal/"):
+        title, issn, impact_factor = JOURNALS[path.removeprefix("/api/journal/").removesuffix(".json")]
+        return "application/json", json.dumps({"issn": issn, "impact_factor": impact_factor})
+    slug = path.removeprefix("/journal/")
+    if path.startswith("/journal/") and slug in JOURNALS:
+        title, issn, impact_factor = JOURNALS[slug]
+        page = METRICS_SHELL if slug in SCRIPT_JOURNALS else PLAIN_JOURNAL
+        return "text/html", page.format(slug=slug, title=title, issn=issn, impact_factor=impact_factor)
+    return None
+
+
+class ScriptSiteHandler(BaseHTTPRequestHandler):
+    """Serves :func:`route`, counting every path it is asked for."""
+
+    def do_GET(self) -> None:
+        """The page, or 404."""
+        self.server.requested[self.path] += 1  # type: ignore[attr-defined]
+        found = route(self.path)
+        if found is None:
+            self.send_error(404)
+            return
+        data = found[1].encode()
+        self.send_response(200)
+        self.send_header("Content-Type", f"{found[0]}; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep test output quiet."""
+
+
+@pytest.fixture
+def site() -> Iterator[ThreadingHTTPServer]:
+    """The script-built site on a free port of 127.0.0.1, stopped after the test."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/system-packages installs it)")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ScriptSiteHandler)
+    server.requested = Counter()  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def url(server: ThreadingHTTPServer, path: str) -> str:
+    return f"http://127.0.0.1:{server.server_address[1]}{path}"
+
+
+@pytest.fixture
+def settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The project's settings on a fresh SQLite file, without robots.txt or the health check's verdict."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    return {
+        **PROJECT_SETTINGS,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'journals.db'}",
+        "ROBOTSTXT_OBEY": False,
+        "PROGRESS_ENABLED": False,
+        "LOG_LEVEL": "INFO",
+    }
+
+
+async def crawl(settings: dict[str, Any], start_url: str, **arguments: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Crawl from ``start_url``; the journals found (by URL: ISSN and impact factor) and the crawl's stats."""
+    found: dict[str, Any] = {}
+
+    def keep(item: Any) -> None:
+        journal = ItemAdapter(item)
+        found[journal["url"]] = (journal["issn"], journal["impact_factor"])
+
+    crawler = get_crawler(PublisherSpider, settings)
+    crawler.signals.connect(keep, signal=signals.item_scraped)
+    await crawler.crawl_async(start_url=start_url, **arguments)
+    return found, crawler.stats.get_stats()
+
+
+def expected(server: ThreadingHTTPServer, slugs: list[str]) -> dict[str, Any]:
+    return {url(server, f"/journal/{s}"): (JOURNALS[s][1], float(JOURNALS[s][2])) for s in slugs}
+
+
+@deferred_f_from_coro_f
+async def test_script_built_pages_are_rendered_and_replay_offline_without_a_browser(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    found, stats = await crawl(settings, url(site, "/"))
+    assert found == expected(site, list(JOURNALS))
+    assert stats["journals/rendering/detected/index"] == 1
+    assert stats["journals/rendering/detected/journal"] == len(SCRIPT_JOURNALS)
+    assert stats["playwright/browser_count"] == 1
+    assert stats["playwright/page_count"] == 1 + len(SCRIPT_JOURNALS), "plain journal pages are not rendered"
+    assert site.requested["/cover.png"] == 0, "images are not fetched by the browser"  # type: ignore[attr-defined]
+    start_url = url(site, "/")
+    site.shutdown()
+    site.server_close()
+
+    replayed, replay_stats = await crawl({**settings, "HTTPCACHE_IGNORE_MISSING": True}, start_url)
+    assert replayed == found
+    assert not any(key.startswith("playwright/") for key in replay_stats), "no browser on an offline replay"
+    assert "httpcache/miss" not in replay_stats
+    assert "downloader/exception_count" not in replay_stats
+
+
+@deferred_f_from_coro_f
+async def test_a_crawl_of_plain_pages_starts_no_browser(site: ThreadingHTTPServer, settings: dict[str, Any]) -> None:
+    found, stats = await crawl(settings, url(site, "/plain/"))
+    assert found == expected(site, list(JOURNALS)[:2])
+    assert not any(key.startswith(("playwright/", "journals/rendering/")) for key in stats)
+
+
+@deferred_f_from_coro_f
+async def test_render_browser_renders_every_page_and_never_renders_none(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    found, stats = await crawl(settings, url(site, "/plain/"), render="browser")
+    assert found == expected(site, list(JOURNALS)[:2])
+    assert stats["playwright/page_count"] == 3 and "journals/rendering/detected/index" not in stats
+
+    never = {**settings, "DATABASE_URL": settings["DATABASE_URL"].replace("journals.db", "never.db")}
+    found, stats = await crawl(never, url(site, "/"), render="never")
+    assert found == {} and not any(key.startswith("playwright/") for key in stats)
+
+
+@deferred_f_from_coro_f
+async def test_script_letters_are_clicked_and_every_letter_list_is_read(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    found, stats = await crawl(settings, url(site, "/letters/"))
+    assert found == expected(site, list(JOURNALS))
+    assert stats["journals/rendering/signs/script_letters"] == 1
+    assert all(site.requested[f"/api/letter/{x}.json"] == 1 for x in LETTERS)  # type: ignore[attr-defined]
+
+
+def test_the_browser_skips_images_fonts_and_media() -> None:
+    class Resource:
+        def __init__(self, resource_type: str) -> None:
+            self.resource_type = resource_type
+
+    kinds = ["document", "script", "fetch", "xhr", "stylesheet", "image", "font", "media"]
+    assert [kind for kind in kinds if abort_request(Resource(kind))] == ["image", "font", "media"]  # type: ignore[arg-type]

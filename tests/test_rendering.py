@@ -1,0 +1,66 @@
+"""The signs of a script-built page and whether a page names journal data (journals.rendering)."""
+
+from __future__ import annotations
+
+import pytest
+
+from journals.page import ParsedPage
+from journals.rendering import MIN_SCRIPT_LETTERS, names_journal_data, script_signs
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def page(body: str, head: str = "") -> ParsedPage:
+    return ParsedPage("https://example.org/journals", f"<html><head>{head}</head><body>{body}</body></html>")
+
+
+APP = '<script src="/app.js"></script>'
+
+
+@pytest.mark.parametrize("root", ['<div id="root"></div>', '<div id="__next">  </div>', '<main id="app"></main>'])
+def test_an_empty_application_root_with_scripts_is_script_built(root: str) -> None:
+    signs = script_signs(page(f"<header><a href='/'>Home</a></header>{root}{APP}"))
+    assert signs.script_built and signs.names == ("app_root",)
+
+
+def test_a_filled_application_root_or_a_page_without_scripts_is_not() -> None:
+    assert not script_signs(page(f'<div id="root"><ul><li>Journal</li></ul></div>{APP}')).script_built
+    assert not script_signs(page('<div id="root"></div>')).script_built
+    json_ld = '<script type="application/ld+json">{"@type": "Periodical"}</script>'
+    assert not script_signs(page(f'<div id="root"></div>{json_ld}')).script_built
+
+
+def test_noscript_asking_for_javascript_is_a_sign_an_analytics_pixel_is_not() -> None:
+    asking = page(f"<noscript>You need to enable JavaScript to run this app.</noscript>{APP}")
+    assert script_signs(asking).names == ("noscript",)
+    pixel = page(f'<noscript><img src="https://stats.example/pixel.gif"></noscript>{APP}')
+    assert not script_signs(pixel).script_built
+
+
+def test_script_letters_count_on_index_pages_only_and_links_are_not_scripts() -> None:
+    buttons = "".join(f'<button type="button">{letter}</button>' for letter in LETTERS)
+    handlers = "".join(f'<a href="javascript:void(0)" onclick="show(\'{x}\')">{x}</a>' for x in LETTERS)
+    links = "".join(f'<a href="/az/{letter}">{letter}</a>' for letter in LETTERS)
+    assert script_signs(page(buttons + APP), letters=True).script_letters == 26
+    assert script_signs(page(handlers + APP), letters=True).names == ("script_letters",)
+    assert not script_signs(page(buttons + APP)).script_built, "a journal page's letter buttons mean nothing"
+    assert script_signs(page(links + APP), letters=True).script_letters == 0
+    few = "".join(f"<button>{letter}</button>" for letter in LETTERS[: MIN_SCRIPT_LETTERS - 1])
+    assert not script_signs(page(few + APP), letters=True).script_built
+
+
+def test_journal_data_is_an_issn_or_a_metric_label_a_reader_sees() -> None:
+    assert names_journal_data(page("<h1>Acta Nova</h1><p>ISSN 2049-3630</p>"))
+    assert names_journal_data(page("<dl><dt>Journal Impact Factor™</dt><dd>4.2</dd></dl>"))
+    assert names_journal_data(page("<span>CiteScore</span>"))
+    assert not names_journal_data(page("<h1>Acta Nova</h1><nav><a href='/'>Home</a> Online first</nav>"))
+    hidden = '<div style="display:none">Impact Factor 4.2 ISSN 2049-3630</div>'
+    assert not names_journal_data(page(f"<h1>Acta Nova</h1>{hidden}"))
+    noscript = "<noscript>Enable JavaScript to see the Impact Factor.</noscript>"
+    assert not names_journal_data(page(f"<h1>Acta Nova</h1>{noscript}{APP}"))
+
+
+def test_an_unparsable_page_shows_no_signs_and_no_data() -> None:
+    empty = ParsedPage("https://example.org/", "")
+    assert not script_signs(empty, letters=True).script_built
+    assert not names_journal_data(empty)
