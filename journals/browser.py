@@ -207,3 +207,29 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
                     await self._launch()
                     self._started = True
         return await super().download_request(request)
+
+
+class RenderingMiddleware:
+    """``DOWNLOADER_MIDDLEWARES`` entry (before the page cache): renders a request its spider wants rendered.
+
+    The spider learns that a source builds a role of page with scripts from one such page; the requests of that
+    role already made (a listing's journals, all requested at once) are rendered as they come to be downloaded,
+    not fetched as served first. The spider says which (``wants_rendering(request)``); a spider without that
+    method renders nothing it did not ask for.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        """The middleware of ``crawler``."""
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RenderingMiddleware:
+        """The middleware of ``crawler``."""
+        return cls(crawler)
+
+    def process_request(self, request: Request, spider: object = None) -> None:
+        """Give ``request`` the meta that renders it, when its spider wants it rendered and it is not yet."""
+        wants_rendering = getattr(self.crawler.spider, "wants_rendering", None)
+        if wants_rendering is None or request.meta.get("playwright") or not wants_rendering(request):
+            return
+        request.meta.update(rendering_meta())

@@ -100,6 +100,8 @@ PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "journals.offsite.ScopeMiddleware": 760,
+    # Before the page cache (900), which keeps a rendered page apart from the HTML its site served.
+    "journals.browser.RenderingMiddleware": 880,
 }
 
 # Bounds on every crawl (journals.spiders.publisher.CrawlBounds): requests per source, letters nested in letters,

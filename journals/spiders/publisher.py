@@ -51,7 +51,7 @@ def index_letter(anchor_text: str) -> str:
 
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
-SPIDER_META = ("source", "letter", "index_depth", "start_page", "journal_origin")
+SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin")
 """The request meta keys the spider sets (a request made again to render carries them over)."""
 PageRole = Literal["index", "listing", "journal", "metrics"]
 """What a page is to the crawl: a start or browse page, a letter's listing or one of its pages, a journal's home
@@ -293,7 +293,7 @@ class PublisherSpider(scrapy.Spider):
                 callback=self.parse_start,
                 cb_kwargs={"depth": 0},
                 errback=self.start_failed,
-                meta={"source": source, "index_depth": 0, "start_page": True, **self._render_meta(source, "index")},
+                meta={"source": source, "index_depth": 0, "start_page": True, "page_role": "index"},
             )
 
     def closed(self, reason: str) -> None:
@@ -380,12 +380,15 @@ class PublisherSpider(scrapy.Spider):
         state.requests += 1
         return True
 
-    def _render_meta(self, source: str, role: PageRole, *, expand_letters: bool = False) -> dict[str, Any]:
-        """The meta that renders a request of ``role`` for ``source`` in the browser, when it is to be; else
-        nothing."""
-        if self.render_mode == "browser" or (self.render_mode == "auto" and role in self.sites[source].rendered_roles):
-            return rendering_meta(expand_letters=expand_letters)
-        return {}
+    def wants_rendering(self, request: scrapy.Request) -> bool:
+        """Whether ``request`` is to be rendered in the browser (asked by :class:`journals.browser.RenderingMiddleware`
+        as it is about to be downloaded, so a request made before its source's pages of its role were found
+        script-built is rendered too): every page with ``render=browser``, with ``auto`` the pages of a role
+        (meta ``page_role``) its source builds with scripts."""
+        state = self.sites.get(request.meta.get("source", ""))
+        if state is None or self.render_mode == "never":
+            return False
+        return self.render_mode == "browser" or request.meta.get("page_role") in state.rendered_roles
 
     async def _render_again(
         self, response: Response, page: ReadPage, role: PageRole, *, found: bool
@@ -402,7 +405,7 @@ class PublisherSpider(scrapy.Spider):
         if response.meta.get("playwright") or was_rendered(response):
             if index or not await self._analyse(names_journal_data, page.page):
                 self.crawler.stats.inc_value(f"journals/rendering/still_empty/{role}")
-                self.logger.warning("Rendered %s page %s still has nothing to read", role, response.url)
+                self.logger.info("Rendered %s page %s has nothing to read either", role, response.url)
             return None
         signs = await self._analyse(script_signs, page.page, letters=index)
         if not signs.script_built or (not index and await self._analyse(names_journal_data, page.page)):
@@ -458,7 +461,8 @@ class PublisherSpider(scrapy.Spider):
         letters = [a for a in links.letters if state.scope.allows(a.url)]
         entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
         role: PageRole = "listing" if depth is None else "index"
-        found = bool(entries or (letters and depth is not None))
+        # A start page's weak list (sister journals in a footer) does not stand for the list its scripts build.
+        found = bool((entries and (depth is None or (group is not None and group.confident))) or letters)
         if again := await self._render_again(response, page, role, found=found):
             yield again
             return
@@ -503,7 +507,7 @@ class PublisherSpider(scrapy.Spider):
                     meta={
                         "source": source,
                         "index_depth": response.meta.get("index_depth", 0) + 1,
-                        **self._render_meta(source, "index"),
+                        "page_role": "index",
                     },
                 )
 
@@ -532,7 +536,7 @@ class PublisherSpider(scrapy.Spider):
                 "source": source,
                 "letter": letter,
                 "index_depth": index_depth,
-                **self._render_meta(source, "listing"),
+                "page_role": "listing",
             },
         )
 
@@ -548,7 +552,7 @@ class PublisherSpider(scrapy.Spider):
         scope = self.sites[source].scope
         other_hosts = self.settings.getbool("FOLLOW_LISTED_JOURNAL_HOSTS", True)
         for anchor, url in entries:
-            meta: dict[str, Any] = {"source": source, **self._render_meta(source, "journal")}
+            meta: dict[str, Any] = {"source": source, "page_role": "journal"}
             if not scope.allows(url):
                 if not (other_hosts and may_be_sister_site(url)):
                     continue
@@ -595,7 +599,7 @@ class PublisherSpider(scrapy.Spider):
             )
             return
         self._awaiting_metrics[home.url] = home
-        meta = {"source": source, **self._render_meta(source, "metrics")}
+        meta = {"source": source, "page_role": "metrics"}
         if here is not None and not self.sites[source].scope.allows_origin(here):
             meta["journal_origin"] = str(here)
         yield scrapy.Request(
