@@ -7,6 +7,8 @@ the browser fetches no images; a crawl that rendered pages replays offline with 
 from __future__ import annotations
 
 import json
+import os
+import signal as signal_module
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -232,3 +234,52 @@ def test_the_browser_skips_images_fonts_and_media() -> None:
 
     kinds = ["document", "script", "fetch", "xhr", "stylesheet", "image", "font", "media"]
     assert [kind for kind in kinds if abort_request(Resource(kind))] == ["image", "font", "media"]  # type: ignore[arg-type]
+
+
+def kill_browsers() -> int:
+    """SIGKILL the browsers (Chromium's main processes) this test process started; how many were killed."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    killed = 0
+    for pid in parents:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmdline[0].endswith(b"chromium") and not any(a.startswith(b"--type=") for a in cmdline) and descends(pid):
+            os.kill(pid, signal_module.SIGKILL)
+            killed += 1
+    return killed
+
+
+@deferred_f_from_coro_f
+async def test_a_crashed_browser_is_launched_again_and_the_crawl_goes_on(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    killed: list[int] = []
+
+    def crash_once(item: Any) -> None:
+        if not killed:
+            killed.append(kill_browsers())
+
+    one_at_a_time = {**settings, "CONCURRENT_REQUESTS": 1, "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT": 1}
+    crawler = get_crawler(PublisherSpider, one_at_a_time)
+    crawler.signals.connect(crash_once, signal=signals.item_scraped)
+    await crawler.crawl_async(start_url=url(site, "/"), render="browser")
+    stats = crawler.stats.get_stats()
+    assert killed == [1]
+    assert stats["playwright/browser_count"] == 2, "the browser is launched again"
+    assert stats["item_scraped_count"] >= len(JOURNALS) - 1, "at most the page in flight is lost"
