@@ -41,6 +41,9 @@ SETTLE_LIMIT_MS = 10_000
 RENDERED_EXPANDED_ID = "journals-script-letters"
 """The id of the element a page's script letters' lists are kept in."""
 
+BODY_UNREAD_MS = 2_000
+"""Milliseconds a fetch whose body the page never reads counts as in flight after its response came."""
+
 WATCH_SCRIPT = """
 (() => {
   if (window.__journalsInflight !== undefined) return;
@@ -50,7 +53,16 @@ WATCH_SCRIPT = """
   const fetch = window.fetch;
   window.fetch = function (...args) {
     window.__journalsInflight++;
-    return fetch.apply(this, args).finally(done);
+    let finished = false;
+    const finish = () => { if (!finished) { finished = true; done(); } };
+    return fetch.apply(this, args).then(response => {
+      for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
+        const read = response[name].bind(response);
+        response[name] = () => read().finally(() => setTimeout(finish, 0));
+      }
+      setTimeout(finish, BODY_UNREAD_MS);
+      return response;
+    }, error => { finish(); throw error; });
   };
   const send = XMLHttpRequest.prototype.send;
   XMLHttpRequest.prototype.send = function (...args) {
@@ -61,9 +73,11 @@ WATCH_SCRIPT = """
   new MutationObserver(() => { window.__journalsChanged = performance.now(); })
     .observe(document, {childList: true, subtree: true, characterData: true});
 })();
-"""
+""".replace("BODY_UNREAD_MS", str(BODY_UNREAD_MS))
 """Installed before a rendered page's own scripts: counts fetches in flight and notes when the document last
-changed, for :data:`SETTLE_SCRIPT`."""
+changed, for :data:`SETTLE_SCRIPT`. A fetch is in flight until its body is read and the callbacks waiting on it have
+run (a busy machine may take longer than the quiet time between a response's headers and the list it is written
+into), or for :data:`BODY_UNREAD_MS` when its body is never read."""
 
 SETTLE_SCRIPT = """
 async ([quiet, limit]) => {
