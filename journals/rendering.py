@@ -37,14 +37,9 @@ UNSEEN_WITH_SCRIPTS = UNSEEN_TAGS | {"noscript", "template"}
 """Elements whose text a reader of a page with scripts never sees: a ``<noscript>`` naming the Impact Factor it
 would show is no data."""
 
-_APP_ROOTS = etree.XPath(
-    "//*[{ids}][not(*)][not(normalize-space())]".format(ids=" or ".join(f"@id='{i}'" for i in APP_ROOT_IDS))
-    + " | //*[@data-reactroot or @ng-app or @data-server-rendered][not(*)][not(normalize-space())]"
-)
-_NOSCRIPTS = etree.XPath("//noscript")
-_SCRIPTS = etree.XPath(
-    "count(//script[not(@type) or contains(@type, 'javascript') or @type='module'])", smart_strings=False
-)
+_APP_ROOTS = etree.XPath(f"id('{' '.join(APP_ROOT_IDS)}')")
+"""The application roots of a page, looked up in the parser's table of ids (a scan of every element's ``id`` costs
+more than the parse on a 1 MB page)."""
 _LETTER_CONTROLS = etree.XPath(
     "//button | //a[not(@href) or starts-with(normalize-space(@href), '#')"
     " or starts-with(translate(normalize-space(@href), 'JAVSCRIPT', 'javscript'), 'javascript:')]"
@@ -99,13 +94,23 @@ def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
     tree = page.tree
     if tree is None:
         return NO_SIGNS
-    noscript_text = " ".join(" ".join(element.itertext()) for element in _NOSCRIPTS(tree))
+    scripts, noscript_texts = 0, []
+    for element in tree.iter("script", "noscript"):
+        if element.tag == "noscript":
+            noscript_texts.append(" ".join(element.itertext()))
+        elif _runs(element.get("type")):
+            scripts += 1
     return ScriptSigns(
-        scripts=int(_SCRIPTS(tree)),
-        empty_app_roots=len(_APP_ROOTS(tree)),
-        asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(noscript_text)),
+        scripts=scripts,
+        empty_app_roots=sum(1 for root in _APP_ROOTS(tree) if len(root) == 0 and not "".join(root.itertext()).strip()),
+        asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(" ".join(noscript_texts))),
         script_letters=_script_letters(tree) if letters else 0,
     )
+
+
+def _runs(script_type: str | None) -> bool:
+    """Whether a script of this ``type`` runs (JavaScript, a module), rather than holding data (JSON-LD, templates)."""
+    return script_type is None or "javascript" in script_type.lower() or script_type.lower() in ("", "module")
 
 
 def _script_letters(tree: etree._Element) -> int:
@@ -122,9 +127,13 @@ def names_journal_data(page: ParsedPage) -> bool:
     """Whether the page's visible text names a journal's data: an ISSN, or the label of a metric or an
     identifier of the vocabulary (ISSN, eISSN, Impact Factor, CiteScore…)."""
     tree = page.tree
-    if tree is None:
-        return False
-    text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
+    if tree is None or not _names_data(page.text):
+        return False  # not even in the markup, where a look at the visible text alone costs a tenth of it
+    return _names_data(visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" "))
+
+
+def _names_data(text: str) -> bool:
+    """Whether ``text`` holds an ISSN or a label of :func:`_data_labels`."""
     if find_issns(text):
         return True
     words = f" {label_key(text)} "

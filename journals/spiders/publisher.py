@@ -49,6 +49,9 @@ def index_letter(anchor_text: str) -> str:
     return first if "A" <= first <= "Z" else "0-9"
 
 
+SIGNS_WITHOUT_MEANING = 5
+"""Pages of a role shown with signs of scripts and their data as served, after which a source's signs on that role
+are taken to mean nothing (its pages are read as served, without looking for their data again)."""
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
 SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin")
@@ -108,6 +111,10 @@ class SiteState:
     """Bounds this source hit (each logged and recorded once)."""
     rendered_roles: set[str] = field(default_factory=set)
     """Roles of page (:data:`PageRole`) this source builds with scripts: requested in the browser from then on."""
+    served_with_data: Counter[str] = field(default_factory=Counter)
+    """Pages per role that showed the signs of a script-built page but had their data as served (a site-wide
+    ``<noscript>`` asking for JavaScript): after :data:`SIGNS_WITHOUT_MEANING` of them, the role's signs are no
+    longer looked into."""
 
 
 @dataclass(frozen=True)
@@ -407,8 +414,13 @@ class PublisherSpider(scrapy.Spider):
                 self.crawler.stats.inc_value(f"journals/rendering/still_empty/{role}")
                 self.logger.info("Rendered %s page %s has nothing to read either", role, response.url)
             return None
+        if state.served_with_data[role] >= SIGNS_WITHOUT_MEANING:
+            return None
         signs = await self._analyse(script_signs, page.page, letters=index)
-        if not signs.script_built or (not index and await self._analyse(names_journal_data, page.page)):
+        if not signs.script_built:
+            return None
+        if not index and await self._analyse(names_journal_data, page.page):
+            state.served_with_data[role] += 1
             return None
         if not self._count_request(source, response.url):
             return None
