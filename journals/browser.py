@@ -1,8 +1,7 @@
-"""Rendering in a browser: scrapy-playwright's download handler, started only when a request asks for it, and
-what a rendered request asks the page to do.
+"""Rendering in a browser: which requests are rendered and what a rendered request asks the page to do.
 
-Every request goes through :class:`LazyPlaywrightDownloadHandler`; only one whose meta has ``playwright`` is
-rendered (``DOWNLOAD_HANDLERS`` in ``settings/default.py``), in Debian's ``/usr/bin/chromium``
+Every request goes through :class:`journals.playwright_handler.LazyPlaywrightDownloadHandler`; only one whose meta
+has ``playwright`` is rendered (``DOWNLOAD_HANDLERS`` in ``settings/default.py``), in Debian's ``/usr/bin/chromium``
 (``PLAYWRIGHT_LAUNCH_OPTIONS``): one browser, one context, ``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`` pages at once,
 images, fonts and media never fetched (:func:`abort_request`), a timeout per page, the browser launched again when
 it crashed (scrapy-playwright's ``PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER``).
@@ -16,12 +15,8 @@ one rendered page.
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from typing import TYPE_CHECKING, Any
 
-from scrapy.crawler import Crawler
-from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 from scrapy_playwright.page import PageMethod
 
 from journals.cache import RENDERED_HEADER
@@ -30,6 +25,7 @@ if TYPE_CHECKING:
     from playwright.async_api import Page
     from playwright.async_api import Request as PlaywrightRequest
     from scrapy import Request
+    from scrapy.crawler import Crawler
     from scrapy.http import Response
 
 BLOCKED_RESOURCE_TYPES = frozenset({"image", "font", "media"})
@@ -174,53 +170,6 @@ def rendering_meta(*, expand_letters: bool = False) -> dict[str, Any]:
 def was_rendered(response: Response) -> bool:
     """Whether ``response`` is a page rendered by the browser, fetched now or replayed from the page cache."""
     return "playwright" in response.flags or RENDERED_HEADER in response.headers
-
-
-_HANDLERS: weakref.WeakKeyDictionary[Crawler, LazyPlaywrightDownloadHandler] = weakref.WeakKeyDictionary()
-"""Each crawl's one handler, whatever the scheme."""
-
-
-class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
-    """scrapy-playwright's handler, with one browser per crawl, started at the first request to render.
-
-    - Scrapy makes a handler per scheme; this one is shared by ``http`` and ``https``, so a crawl has one browser,
-      not one per scheme.
-    - Playwright starts when a request first asks to render, not when the engine starts: a crawl that renders
-      nothing starts neither Playwright's driver process nor a browser.
-    """
-
-    def __init__(self, crawler: Crawler) -> None:
-        """The handler; Playwright is started by :meth:`download_request` when first needed."""
-        super().__init__(crawler)
-        self._started = False
-        self._closed = False
-        self._start_lock = asyncio.Lock()
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> LazyPlaywrightDownloadHandler:
-        """The crawl's one handler: made at the first call, returned again for the other scheme."""
-        handler = _HANDLERS.get(crawler)
-        if handler is None:
-            handler = _HANDLERS[crawler] = cls(crawler)
-        return handler
-
-    async def close(self) -> None:
-        """Close the browser and the HTTP connections once (Scrapy closes the handler of each scheme)."""
-        if not self._closed:
-            self._closed = True
-            await super().close()
-
-    async def _maybe_launch_in_thread(self) -> None:
-        """Start nothing when the engine starts (the base class starts Playwright here)."""
-
-    async def download_request(self, request: Request) -> Response:
-        """Download ``request``; Playwright is started first when it is the crawl's first request to render."""
-        if request.meta.get("playwright") and not self._started:
-            async with self._start_lock:
-                if not self._started:
-                    await self._launch()
-                    self._started = True
-        return await super().download_request(request)
 
 
 class RenderingMiddleware:

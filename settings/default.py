@@ -77,8 +77,8 @@ DATABASE_UNSAVED_DIR = "."
 # again after a crash. Never `playwright install`: the browser is the system's.
 RENDER_PAGES = "auto"
 DOWNLOAD_HANDLERS = {
-    "http": "journals.browser.LazyPlaywrightDownloadHandler",
-    "https": "journals.browser.LazyPlaywrightDownloadHandler",
+    "http": "journals.playwright_handler.LazyPlaywrightDownloadHandler",
+    "https": "journals.playwright_handler.LazyPlaywrightDownloadHandler",
 }
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_LAUNCH_OPTIONS = {

@@ -80,6 +80,7 @@ SCRAPY_GLUE = (
     "journals.leased_queue",
     "journals.offsite",
     "journals.pipelines",
+    "journals.playwright_handler",
     "journals.resume",
     "journals.spiders",
 )
