@@ -87,6 +87,12 @@ def route(path: str) -> tuple[str, str] | None:
     if path == "/plain/":
         entries = "".join(f'<li><a href="/journal/{s}">{JOURNALS[s][0]}</a></li>' for s in slugs[:2])
         return "text/html", f"<html><body><h1>Our journals</h1><ul>{entries}</ul></body></html>"
+    if path == "/home/":
+        hop = '<a href="/plain/">Browse journals A-Z</a>'
+        return (
+            "text/html",
+            f"<html><body><noscript>Please enable JavaScript.</noscript>{hop}<script></script></body></html>",
+        )
     if path == "/letters/":
         buttons = "".join(f'<button type="button" data-letter="{x}">{x}</button>' for x in LETTERS)
         return "text/html", LETTERS_APP.replace("{buttons}", buttons)
@@ -197,9 +203,13 @@ async def test_script_built_pages_are_rendered_and_replay_offline_without_a_brow
     assert "downloader/exception_count" not in replay_stats
 
 
+@pytest.mark.parametrize("start", ["/plain/", "/home/"])
 @deferred_f_from_coro_f
-async def test_a_crawl_of_plain_pages_starts_no_browser(site: ThreadingHTTPServer, settings: dict[str, Any]) -> None:
-    found, stats = await crawl(settings, url(site, "/plain/"))
+async def test_a_crawl_of_plain_pages_starts_no_browser(
+    start: str, site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    """Also from a home page that asks for JavaScript but has a "Browse journals" hop to take."""
+    found, stats = await crawl(settings, url(site, start))
     assert found == expected(site, list(JOURNALS)[:2])
     assert not any(key.startswith(("playwright/", "journals/rendering/")) for key in stats)
 

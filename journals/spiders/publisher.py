@@ -473,8 +473,10 @@ class PublisherSpider(scrapy.Spider):
         letters = [a for a in links.letters if state.scope.allows(a.url)]
         entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
         role: PageRole = "listing" if depth is None else "index"
-        # A start page's weak list (sister journals in a footer) does not stand for the list its scripts build.
-        found = bool((entries and (depth is None or (group is not None and group.confident))) or letters)
+        # A start page's weak list (sister journals in a footer) does not stand for the list its scripts build; a
+        # "Browse journals A–Z" hop still to take is a way on without a browser.
+        browse_on = depth is not None and depth < self.max_browse_depth and bool(links.browse)
+        found = bool((entries and (depth is None or (group is not None and group.confident))) or letters or browse_on)
         if again := await self._render_again(response, page, role, found=found):
             yield again
             return
