@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from journals.domain import sites
 from journals.domain.sites import KINDS, load_sites, real_sites, site, site_names
 from journals.integration.evaluation import LABEL_LESS
 from journals.sandbox.relation import PUBLISHERS
@@ -42,3 +46,22 @@ def test_the_command_line_prints_the_makefiles_lists_without_the_venv() -> None:
     crawled = names("--kind", "publisher", "--kind", "aggregator", "--kind", "realweb")
     assert "heldout" not in crawled and "metricsdb" in crawled and not set(crawled) & set(site_names("scripted"))
     assert names("--labelled") == [s.name for s in load_sites() if s.labelled]
+
+
+def test_a_site_may_ask_for_every_page_rendered_and_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    def registry(render: str) -> bytes:
+        entry = {"kind": "publisher", "start_url": "https://app.example/journals", "render": render}
+        return json.dumps({"app": entry, "plain": {"kind": "publisher", "start_url": "https://p.example/"}}).encode()
+
+    monkeypatch.setattr(sites.pkgutil, "get_data", lambda package, name: registry("browser"))
+    load_sites.cache_clear()
+    try:
+        assert [(s.name, s.render) for s in load_sites()] == [("app", "browser"), ("plain", "auto")]
+        monkeypatch.setattr(sites.pkgutil, "get_data", lambda package, name: registry("sometimes"))
+        load_sites.cache_clear()
+        with pytest.raises(ValueError, match="render 'sometimes'"):
+            load_sites()
+    finally:
+        monkeypatch.undo()
+        load_sites.cache_clear()
+    assert all(s.render == "auto" for s in load_sites()), "no site of the registry asks for a browser yet"
