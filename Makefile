@@ -114,9 +114,11 @@ eval-real: $(STAMP)
 # BENCH_SCALE sets the journal counts of the scale figure (issue 7 asks for 10000,100000: about an hour).
 # scale-workers: pages/s of 1, 2 and 4 distributed workers on one sandbox site at 200 ms per response (Redis and
 # PostgreSQL from Debian, as the operations tests).
+# render: pages/s of a crawl of the script-built sites rendered in Chromium (issue 16) against their prerendered
+# twin (scrapy sandbox --prerendered, no browser), the pages rendered and the browser's peak memory (2,000 journals).
 BENCH_REPEATS ?= 3
 BENCH_SCALE ?= 10000,100000
-BENCH_ONLY ?= crawl,algorithms,store,integration,scale,scale-workers
+BENCH_ONLY ?= crawl,render,algorithms,store,integration,scale,scale-workers
 bench: $(STAMP)
 	$(PY) -m lab.benchmarks --repeats $(BENCH_REPEATS) --scale $(BENCH_SCALE) --only $(BENCH_ONLY)
 

@@ -5,7 +5,8 @@ and ``bench.json`` keeps the numbers with the date and the machine. Figures whos
 reported as missing, never skipped silently.
 
 Run ``python -m lab.benchmarks [--repeats 3] [--scale 10000,100000] [--only crawl,mdr]``. The ``scale-workers``
-group needs Debian's ``postgresql`` and ``redis-server`` (the operations tests' servers).
+group needs Debian's ``postgresql`` and ``redis-server`` (the operations tests' servers); the ``render`` group Debian's
+``/usr/bin/chromium`` (the crawl's browser).
 """
 
 from __future__ import annotations
@@ -24,10 +25,22 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from lab.crawlrun import PROJECT_ROOT, ScrapyRun, run_scrapy_command, sandbox_process, stats_from_log
+from journals.domain.sites import site_names
+from lab.crawlrun import (
+    PROJECT_ROOT,
+    ScrapyRun,
+    browser_resident_bytes,
+    run_scrapy_command,
+    sandbox_process,
+    stats_from_log,
+)
 
 SCALE_WORKERS_SITE = "elsevier"
 """The one site the workers figure crawls."""
+SCRIPTED_SITES = site_names("scripted")
+"""The script-built sites the render figure crawls, rendered, and as their prerendered twins."""
+BROWSER_SAMPLE_SECONDS = 0.2
+"""How often the browser's resident memory is sampled during a rendered crawl."""
 
 
 @dataclass
@@ -106,6 +119,92 @@ def bench_crawl_and_replay(repeats: int, journals: int = 2000) -> list[Figure]:
             "≥ 2× faster, 0 requests",
             live_seconds / replay_seconds >= 2 and misses == 0,
             max(r.peak_memory_bytes for r in replay) / 2**20,
+        ),
+    ]
+
+
+def _rendered_crawl(journals: int, prerendered: bool) -> tuple[ScrapyRun, int]:
+    """A crawl of the script-built sites of a fresh sandbox (their plain twins when ``prerendered``) into a fresh
+    database and page cache; the run and the peak of the browser's resident memory (0 when it started none)."""
+    browser_peak = 0
+
+    def sample(pid: int) -> None:
+        nonlocal browser_peak
+        browser_peak = max(browser_peak, browser_resident_bytes(pid))
+
+    extra = ("--prerendered",) if prerendered else ()
+    with tempfile.TemporaryDirectory() as folder, sandbox_process(1, journals, *extra) as sandbox:
+        arguments = _crawl_args(sandbox.start_urls(SCRIPTED_SITES), Path(folder) / "render.db")
+        run = run_scrapy_command(arguments, sample=sample, every=BROWSER_SAMPLE_SECONDS)
+    if run.returncode != 0 or run.stats.get("finish_reason") != "finished":
+        raise RuntimeError(f"render benchmark crawl failed:\n{run.log[-3000:]}")
+    return run, browser_peak
+
+
+def bench_render(repeats: int, journals: int = 2000) -> list[Figure]:
+    """Issue 16: pages/s of a crawl of the script-built sites, rendered in Chromium where needed, against a plain
+    crawl of their prerendered twins (same URLs and journals, no script); the browser's peak memory (the sum of the
+    resident memory of the Chromium processes under the crawl, sampled every 0.2 s) and the pages it rendered. The
+    journals each found (the fewest over the repeats) are shown beside the speeds: a faster crawl that found fewer
+    is no faster."""
+    rendered: list[ScrapyRun] = []
+    plain: list[ScrapyRun] = []
+    browser_peaks: list[int] = []
+    for _ in range(repeats):
+        run, peak = _rendered_crawl(journals, prerendered=False)
+        rendered.append(run)
+        browser_peaks.append(peak)
+        run, _ = _rendered_crawl(journals, prerendered=True)
+        plain.append(run)
+    if any(run.stats.get("playwright/page_count") for run in plain):
+        raise RuntimeError("the prerendered twin's crawl rendered pages: it is no plain twin")
+    ours = _median_run(rendered, lambda r: r.pages_per_second)
+    theirs = _median_run(plain, lambda r: r.pages_per_second)
+
+    def found(runs: list[ScrapyRun]) -> int:
+        return min(r.stats.get("item_scraped_count", 0) for r in runs)
+
+    rendered_pages = int(_median_run(rendered, lambda r: r.stats.get("playwright/page_count", 0)))
+    browser_mb = max(browser_peaks) / 2**20
+    crawler_mb = max(r.peak_memory_bytes for r in rendered) / 2**20
+    details = {
+        "journals": journals,
+        "sites": list(SCRIPTED_SITES),
+        "pages_rendered": rendered_pages,
+        "pages": {
+            "rendered": rendered[0].stats.get("response_received_count"),
+            "plain": plain[0].stats.get("response_received_count"),
+        },
+        "items": {
+            "rendered": rendered[0].stats.get("item_scraped_count"),
+            "plain": plain[0].stats.get("item_scraped_count"),
+        },
+        "seconds": {
+            "rendered": _median_run(rendered, lambda r: r.stats["elapsed_time_seconds"]),
+            "plain": _median_run(plain, lambda r: r.stats["elapsed_time_seconds"]),
+        },
+        "browser_peak_mb_per_run": [round(p / 2**20) for p in browser_peaks],
+    }
+    return [
+        Figure(
+            f"crawl pages/s, script-built sites rendered ({rendered_pages} pages in Chromium)",
+            f"{ours:.1f} pages/s, {found(rendered)} journals",
+            f"prerendered twin {theirs:.1f} pages/s, {found(plain)}",
+            ours / theirs,
+            "reported (no bar)",
+            None,
+            max(r.peak_memory_bytes for r in rendered) / 2**20,
+            details,
+        ),
+        Figure(
+            "browser peak memory, rendered crawl (Chromium, sum of RSS)",
+            f"{browser_mb:.0f} MiB",
+            f"crawler process {crawler_mb:.0f} MiB",
+            None,
+            "reported (no bar)",
+            None,
+            browser_mb,
+            {"samples_every_seconds": BROWSER_SAMPLE_SECONDS},
         ),
     ]
 
@@ -319,6 +418,7 @@ GROUPS: dict[str, Callable[[argparse.Namespace], list[Figure]]] = {
     "store": lambda args: bench_storage(args.repeats),
     "integration": lambda args: bench_integrate(args.integration_journals),
     "crawl": lambda args: bench_crawl_and_replay(args.repeats),
+    "render": lambda args: bench_render(args.repeats, args.render_journals),
     "algorithms": lambda args: [*bench_algorithms(args.repeats), *bench_page_pipeline_figures(args.repeats)],
     "scale": lambda args: bench_scale([int(s) for s in args.scale.split(",")]),
     "scale-workers": lambda args: bench_scale_workers(args.scale_workers_journals),
@@ -343,6 +443,9 @@ def main() -> None:
     parser.add_argument("--integration-journals", type=int, default=100_000)
     parser.add_argument(
         "--scale-workers-journals", type=int, default=2000, help="journals of the sandbox of the workers figure"
+    )
+    parser.add_argument(
+        "--render-journals", type=int, default=2000, help="journals of the sandbox of the render figures"
     )
     parser.add_argument("--only", default=",".join(GROUPS), help=f"groups to run, from {','.join(GROUPS)}")
     parser.add_argument("--output", default="bench.json")

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +49,55 @@ def peak_memory_of(pid: int) -> int:
         return 0
     match = re.search(r"VmHWM:\s+(\d+) kB", status)
     return int(match[1]) * 1024 if match else 0
+
+
+def _parent_pids() -> dict[int, int]:
+    """Every live process's parent, by process id, from ``/proc/*/stat`` (the field after the command's ``)``)."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended while the table was read
+        parents[int(stat.parent.name)] = int(fields[1])
+    return parents
+
+
+def descendants_of(pid: int) -> list[int]:
+    """The live processes descending from ``pid`` (children, their children…), from ``/proc``."""
+    children: dict[int, list[int]] = {}
+    for child, parent in _parent_pids().items():
+        children.setdefault(parent, []).append(child)
+    found, pending = [], list(children.get(pid, []))
+    while pending:
+        child = pending.pop()
+        found.append(child)
+        pending += children.get(child, [])
+    return found
+
+
+def resident_bytes(pid: int) -> int:
+    """A live process's resident memory now (``VmRSS``), from ``/proc``; 0 where unavailable."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    match = re.search(r"VmRSS:\s+(\d+) kB", status)
+    return int(match[1]) * 1024 if match else 0
+
+
+def browser_resident_bytes(pid: int) -> int:
+    """The resident memory of every Chromium process descending from ``pid`` (browser, renderers, GPU and utility
+    processes, crash handler), summed: shared pages are counted once per process, as ``ps`` would add them up."""
+    total = 0
+    for child in descendants_of(pid):
+        try:
+            command = Path(f"/proc/{child}/comm").read_text().strip()
+        except OSError:
+            continue
+        if "chrom" in command:
+            total += resident_bytes(child)
+    return total
 
 
 @contextmanager
@@ -104,8 +153,16 @@ class ScrapyRun:
         return self.stats.get("response_received_count", 0) / max(self.stats.get("elapsed_time_seconds", 1e-9), 1e-9)
 
 
-def run_scrapy_command(args: Sequence[str], env: dict[str, str] | None = None, timeout: float = 3600) -> ScrapyRun:
-    """Run ``scrapy ARGS`` in the project, parsing the stats it dumps and sampling its peak memory."""
+def run_scrapy_command(
+    args: Sequence[str],
+    env: dict[str, str] | None = None,
+    timeout: float = 3600,
+    *,
+    sample: Callable[[int], None] | None = None,
+    every: float = 0.5,
+) -> ScrapyRun:
+    """Run ``scrapy ARGS`` in the project, parsing the stats it dumps and sampling its peak memory every ``every``
+    seconds; ``sample`` (when given) is called with the process id at each sample, to watch its children too."""
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "-m", "scrapy", *args],
@@ -118,10 +175,12 @@ def run_scrapy_command(args: Sequence[str], env: dict[str, str] | None = None, t
     peak = 0
     while True:
         try:
-            _, log = process.communicate(timeout=0.5)  # keeps draining stderr between memory samples
+            _, log = process.communicate(timeout=every)  # keeps draining stderr between memory samples
             break
         except subprocess.TimeoutExpired:
             peak = max(peak, peak_memory_of(process.pid))
+            if sample is not None:
+                sample(process.pid)
             if time.perf_counter() - started > timeout:
                 process.kill()
                 raise

@@ -3,6 +3,9 @@
 ``--replay DIR_OR_MANIFEST`` serves the real saved pages instead, as a forward proxy under their original URLs
 (:mod:`journals.replay.proxy`): point ``http_proxy`` and ``https_proxy`` at the URL it prints.
 
+``--prerendered`` serves the script-built sites as their plain twins (:mod:`journals.sandbox.prerendered`): what
+their scripts write is in the served HTML, at the same URLs, with the same truth.
+
 ``--traps`` serves the traps world instead (:mod:`journals.sandbox.traps`): small sites that are hostile by shape
 (escaping redirects, endless pagination, session ids, calendars, nested sub-letters), and an outside listener on
 another port that counts the requests a crawl must never make; on exit it prints how many reached outside.
@@ -42,7 +45,7 @@ class Command(ScrapyCommand):
         """Usage line."""
         return (
             "[--port 8000] [--seed 1] [--journals 2000] [--truth truth.json] [--faults] [--latency SECS]"
-            " [--url-file FILE]"
+            " [--prerendered] [--url-file FILE]"
             " | --traps [--port 8000] [--seed 1] [--truth truth.json] [--url-file FILE]"
             " | --replay DIR_OR_MANIFEST [--port 0] [--url-file FILE] [--requests-log FILE]"
         )
@@ -70,6 +73,11 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "--latency", type=float, default=0.0, help="seconds each response waits before it is sent (a real site's)"
         )
+        parser.add_argument(
+            "--prerendered",
+            action="store_true",
+            help="serve the script-built sites with what their scripts write already in the HTML (a plain twin)",
+        )
         parser.add_argument("--url-file", metavar="FILE", help="write the served base URL to FILE once listening")
         parser.add_argument(
             "--replay",
@@ -94,7 +102,7 @@ class Command(ScrapyCommand):
         if opts.traps:
             self._traps(opts)
             return
-        web = SandboxWeb(seed=opts.seed, size=opts.journals, edition=opts.edition)
+        web = SandboxWeb(seed=opts.seed, size=opts.journals, edition=opts.edition, prerendered=opts.prerendered)
         faults = FaultPlan(opts.seed, opts.fault_rate, opts.fault_timeout) if opts.faults else None
         try:
             server = SandboxServer(web, port=opts.port, faults=faults, latency=opts.latency)
@@ -103,7 +111,9 @@ class Command(ScrapyCommand):
         if opts.truth:
             write_truth(web, server.base_url, opts.truth, faults)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-        print(f"Sandbox publisher web on {server.base_url}/ (seed {opts.seed}, {opts.journals} journals)", flush=True)
+        twin = ", script-built sites prerendered" if opts.prerendered else ""
+        world = f"seed {opts.seed}, {opts.journals} journals{twin}"
+        print(f"Sandbox publisher web on {server.base_url}/ ({world})", flush=True)
         _serve(server, server.base_url, opts.url_file)
 
     def _traps(self, opts: argparse.Namespace) -> None:

@@ -6,6 +6,7 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from journals.sandbox.prerendered import PRERENDERED
 from journals.sandbox.registry import TEMPLATES
 from journals.sandbox.relation import JournalRelation
 from journals.sandbox.site_templates import Payload, Redirect, SiteTemplates
@@ -28,15 +29,22 @@ class WebResponse:
 
 
 class SandboxWeb:
-    """Every sandbox site over one hidden relation, drawn from ``seed`` with ``size`` journals."""
+    """Every sandbox site over one hidden relation, drawn from ``seed`` with ``size`` journals.
 
-    def __init__(self, seed: int = 1, size: int = 2000, edition: int = 1) -> None:
+    With ``prerendered`` the script-built sites are served as their plain twins (:mod:`journals.sandbox.prerendered`):
+    the same URLs and truth, with what their scripts would write already in the served HTML.
+    """
+
+    def __init__(self, seed: int = 1, size: int = 2000, edition: int = 1, *, prerendered: bool = False) -> None:
         self.relation = JournalRelation(seed, size, edition)
+        self.prerendered = prerendered
+        """Whether the script-built sites are served rendered on the server, with no script to run."""
 
     @cached_property
     def sites(self) -> dict[str, SiteTemplates]:
         """The templates of every site, by site name."""
-        return {spec.name: TEMPLATES[spec.name](Site(spec, self.relation)) for spec in SITE_SPECS}
+        templates = {**TEMPLATES, **PRERENDERED} if self.prerendered else TEMPLATES
+        return {spec.name: templates[spec.name](Site(spec, self.relation)) for spec in SITE_SPECS}
 
     def respond(self, path: str, query: str = "", host: str = "127.0.0.1") -> WebResponse:
         """The response to ``GET path?query`` on ``host``."""
