@@ -29,7 +29,7 @@ from journals.domain.sites import site_names
 from lab.crawlrun import (
     PROJECT_ROOT,
     ScrapyRun,
-    browser_resident_bytes,
+    browser_memory_bytes,
     run_scrapy_command,
     sandbox_process,
     stats_from_log,
@@ -40,7 +40,7 @@ SCALE_WORKERS_SITE = "elsevier"
 SCRIPTED_SITES = site_names("scripted")
 """The script-built sites the render figure crawls, rendered, and as their prerendered twins."""
 BROWSER_SAMPLE_SECONDS = 0.2
-"""How often the browser's resident memory is sampled during a rendered crawl."""
+"""How often the browser's memory (proportional set size) is sampled during a rendered crawl."""
 
 
 @dataclass
@@ -125,12 +125,12 @@ def bench_crawl_and_replay(repeats: int, journals: int = 2000) -> list[Figure]:
 
 def _rendered_crawl(journals: int, prerendered: bool) -> tuple[ScrapyRun, int]:
     """A crawl of the script-built sites of a fresh sandbox (their plain twins when ``prerendered``) into a fresh
-    database and page cache; the run and the peak of the browser's resident memory (0 when it started none)."""
+    database and page cache; the run and the peak of the browser's memory (summed PSS; 0 when it started none)."""
     browser_peak = 0
 
     def sample(pid: int) -> None:
         nonlocal browser_peak
-        browser_peak = max(browser_peak, browser_resident_bytes(pid))
+        browser_peak = max(browser_peak, browser_memory_bytes(pid))
 
     extra = ("--prerendered",) if prerendered else ()
     with tempfile.TemporaryDirectory() as folder, sandbox_process(1, journals, *extra) as sandbox:
@@ -143,10 +143,10 @@ def _rendered_crawl(journals: int, prerendered: bool) -> tuple[ScrapyRun, int]:
 
 def bench_render(repeats: int, journals: int = 2000) -> list[Figure]:
     """Issue 16: pages/s of a crawl of the script-built sites, rendered in Chromium where needed, against a plain
-    crawl of their prerendered twins (same URLs and journals, no script); the browser's peak memory (the sum of the
-    resident memory of the Chromium processes under the crawl, sampled every 0.2 s) and the pages it rendered. The
-    journals each found (the fewest over the repeats) are shown beside the speeds: a faster crawl that found fewer
-    is no faster."""
+    crawl of their prerendered twins (same URLs and journals, no script); the browser's peak memory (the summed
+    proportional set sizes of the Chromium processes under the crawl, sampled every 0.2 s) and the pages it
+    rendered. The journals each found (the fewest over the repeats) are shown beside the speeds: a faster crawl that
+    found fewer is no faster."""
     rendered: list[ScrapyRun] = []
     plain: list[ScrapyRun] = []
     browser_peaks: list[int] = []

@@ -86,9 +86,21 @@ def resident_bytes(pid: int) -> int:
     return int(match[1]) * 1024 if match else 0
 
 
-def browser_resident_bytes(pid: int) -> int:
-    """The resident memory of every Chromium process descending from ``pid`` (browser, renderers, GPU and utility
-    processes, crash handler), summed: shared pages are counted once per process, as ``ps`` would add them up."""
+def proportional_bytes(pid: int) -> int:
+    """A live process's proportional set size now (``Pss`` of ``/proc/PID/smaps_rollup``: its private pages plus its
+    share of the pages it shares with other processes); 0 where unavailable."""
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0
+    match = re.search(r"^Pss:\s+(\d+) kB", rollup, re.MULTILINE)
+    return int(match[1]) * 1024 if match else 0
+
+
+def browser_memory_bytes(pid: int) -> int:
+    """The memory of every Chromium process descending from ``pid`` (browser, renderers, GPU and utility processes,
+    crash handler): their proportional set sizes summed, so the pages they share are counted once in all (summed
+    resident sizes would count Chromium's shared libraries and shared memory once per process)."""
     total = 0
     for child in descendants_of(pid):
         try:
@@ -96,7 +108,7 @@ def browser_resident_bytes(pid: int) -> int:
         except OSError:
             continue
         if "chrom" in command:
-            total += resident_bytes(child)
+            total += proportional_bytes(child)
     return total
 
 

@@ -261,9 +261,7 @@ def main(argv: list[str] | None = None) -> None:
             strict, loose = totals[top, False], totals[top, True]
             print(
                 f"{set_name:<22}{cut:>9}{strict.found:>9}{strict.labelled:>9}  "
-                + "  ".join(
-                    f"{c.correct:>8}{c.precision:>7.3f}{c.recall:>7.3f}{c.f1:>7.3f}" for c in (strict, loose)
-                )
+                + "  ".join(f"{c.correct:>8}{c.precision:>7.3f}{c.recall:>7.3f}{c.f1:>7.3f}" for c in (strict, loose))
             )
         if unresolved:
             print(f"  ({unresolved} labelled records left out: their XPaths do not resolve on lxml's parse)")

@@ -37,24 +37,66 @@ LETTER_BAR = " ".join(f'<a href="/az/{c.lower()}">{c}</a>' for c in LETTERS)
 ANCHORS_PER_LISTING = 200_000
 JOURNALS_PER_LISTING = 200
 PEAK_RSS_BAR_MB = 500.0
-CHROME = (
-    '<header><nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/contact">Contact</a></nav></header>'
-)
+CHROME = '<header><nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/contact">Contact</a></nav></header>'
 FOOTER = '<footer><a href="/privacy">Privacy policy</a></footer>'
 CHROME_ANCHORS = 4
 TOPICS = (
-    "Cell", "Plant", "Marine", "Soil", "Clinical", "Urban", "Quantum", "Polymer", "Dental", "Forest", "Energy",
-    "Coastal", "Viral", "Musical", "Legal",
+    "Cell",
+    "Plant",
+    "Marine",
+    "Soil",
+    "Clinical",
+    "Urban",
+    "Quantum",
+    "Polymer",
+    "Dental",
+    "Forest",
+    "Energy",
+    "Coastal",
+    "Viral",
+    "Musical",
+    "Legal",
 )
 FIELDS = (
-    "Biology", "Chemistry", "Ecology", "Physics", "Medicine", "Studies", "Science", "Engineering", "Research",
-    "Economics", "Geography", "Genetics", "Imaging", "History", "Policy",
+    "Biology",
+    "Chemistry",
+    "Ecology",
+    "Physics",
+    "Medicine",
+    "Studies",
+    "Science",
+    "Engineering",
+    "Research",
+    "Economics",
+    "Geography",
+    "Genetics",
+    "Imaging",
+    "History",
+    "Policy",
 )
-LEAD_WORDS = {"A": "Advances in", "B": "Bulletin of", "C": "Cahiers of", "D": "Dynamics of", "E": "European",
-              "F": "Frontiers in"}
+LEAD_WORDS = {
+    "A": "Advances in",
+    "B": "Bulletin of",
+    "C": "Cahiers of",
+    "D": "Dynamics of",
+    "E": "European",
+    "F": "Frontiers in",
+}
 ARTICLE_WORDS = (
-    "protein", "cell", "study", "analysis", "effect", "model", "data", "role", "human", "gene", "response", "growth",
-    "patient", "risk",
+    "protein",
+    "cell",
+    "study",
+    "analysis",
+    "effect",
+    "model",
+    "data",
+    "role",
+    "human",
+    "gene",
+    "response",
+    "growth",
+    "patient",
+    "risk",
 )
 
 

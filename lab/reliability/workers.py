@@ -183,9 +183,7 @@ def redis_restarted(frontier: Frontier, down_secs: float = 3.0) -> Outcome:
     return outcome
 
 
-def worker_scenarios(
-    folder: Path, seed: int, journals: int, sites: tuple[str, ...], kills: int
-) -> Iterator[Outcome]:
+def worker_scenarios(folder: Path, seed: int, journals: int, sites: tuple[str, ...], kills: int) -> Iterator[Outcome]:
     """After the single-worker reference crawl: ``kills`` kill runs (the last one holding an unsaved batch) and
     the Redis restart, each yielded as it ends; skipped when PostgreSQL or Redis is not installed."""
     if not postgres_available() or shutil.which("redis-server") is None:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from lab.crawlrun import browser_resident_bytes, descendants_of, resident_bytes
+from lab.crawlrun import browser_memory_bytes, descendants_of, proportional_bytes, resident_bytes
 
 
 def test_descendants_are_found_through_every_generation_and_only_chromium_counts_as_browser() -> None:
@@ -25,7 +25,8 @@ def test_descendants_are_found_through_every_generation_and_only_chromium_counts
         (grandchild,) = grandchildren
         assert {child.pid, grandchild} <= set(descendants_of(os.getpid()))
         assert resident_bytes(child.pid) > 1_000_000 and resident_bytes(grandchild) > 0
-        assert browser_resident_bytes(os.getpid()) == 0
+        assert 0 < proportional_bytes(child.pid) <= resident_bytes(child.pid)
+        assert browser_memory_bytes(os.getpid()) == 0
     finally:
         for pid in grandchildren:
             os.kill(pid, signal.SIGKILL)

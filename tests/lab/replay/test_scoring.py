@@ -16,7 +16,11 @@ from lab.replay.scoring import (
     verdict,
 )
 
-EXPECTED = ["https://www.mdpi.com/journal/ai", "https://www.mdpi.com/journal/air", "https://www.mdpi.com/journal/alloys"]
+EXPECTED = [
+    "https://www.mdpi.com/journal/ai",
+    "https://www.mdpi.com/journal/air",
+    "https://www.mdpi.com/journal/alloys",
+]
 
 
 def test_list_recall_counts_requested_journals_loosely():
