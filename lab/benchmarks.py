@@ -94,7 +94,12 @@ def bench_crawl_and_replay(repeats: int, journals: int = 2000) -> list[Figure]:
             replay.append(run_scrapy_command(_crawl_args(starts, database, "-s", "HTTPCACHE_IGNORE_MISSING=True")))
     for run in live + replay:
         if run.returncode != 0 or run.stats.get("finish_reason") != "finished":
-            raise RuntimeError(f"benchmark crawl failed:\n{run.log[-3000:]}")
+            kept = Path("bench-failed.log")
+            kept.write_text(run.log, encoding="utf-8")
+            raise RuntimeError(
+                f"benchmark crawl failed (exit {run.returncode}, finish reason {run.stats.get('finish_reason')}; "
+                f"whole log in {kept}):\n{run.log[-3000:]}"
+            )
     ours = _median_run(live, lambda r: r.pages_per_second)
     theirs = _median_run(reference, lambda r: r.pages_per_second)
     live_seconds = _median_run(live, lambda r: r.stats["elapsed_time_seconds"])
@@ -197,7 +202,7 @@ def bench_render(repeats: int, journals: int = 2000) -> list[Figure]:
             details,
         ),
         Figure(
-            "browser peak memory, rendered crawl (Chromium, sum of RSS)",
+            "browser peak memory, rendered crawl (Chromium, summed PSS)",
             f"{browser_mb:.0f} MiB",
             f"crawler process {crawler_mb:.0f} MiB",
             None,
