@@ -28,7 +28,7 @@ from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, metrics_links, page_links
 from journals.page import ParsedPage, RecentPages
-from journals.rendering import names_journal_data, script_signs
+from journals.rendering import ScriptSigns, names_journal_data, script_signs
 from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
 
 if TYPE_CHECKING:
@@ -73,16 +73,18 @@ def read_page(
     memory: ListingMemory | None = None,
     letter: str | None = None,
     links: LinksRead = "all",
+    signs: bool = False,
 ) -> ReadPage:
     """A page decoded and parsed (:class:`~journals.page.ParsedPage`), its links (the first ``max_anchors``: all of
     them, a journal page's metrics hops alone, or none), and, given a site's listing ``memory`` (read and updated),
-    its journal list. Pure; the spider runs it in its analysis thread, so the page reaches the reactor parsed."""
+    its journal list; with ``signs``, a journal or metrics page's signs of being script-built, read in the same
+    pass (an index page's, which count its script letters, are read only when it gives nothing). Pure; the spider
+    runs it in its analysis thread, so the page reaches the reactor parsed."""
     page = ParsedPage.from_body(url, body, content_type)
-    if links == "none":
+    if links != "all":
         page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
-        return ReadPage(page, None)
-    if links == "metrics":
-        return ReadPage(page, metrics_links(page, url, max_anchors))
+        found_links = metrics_links(page, url, max_anchors) if links == "metrics" else None
+        return ReadPage(page, found_links, signs=script_signs(page) if signs else None)
     page_links_found = page_links(page, url, max_anchors)
     group = find_journal_list(page_links_found.content, memory, letter) if memory is not None else None
     return ReadPage(page, page_links_found, group)
@@ -147,6 +149,8 @@ class ReadPage:
     page: ParsedPage
     links: PageLinks | None
     group: EntryGroup | None = None
+    signs: ScriptSigns | None = None
+    """The page's signs of being script-built, when read with it."""
 
     @property
     def text(self) -> str:
@@ -319,7 +323,8 @@ class PublisherSpider(scrapy.Spider):
         *,
         links: LinksRead = "all",
     ) -> ReadPage | None:
-        """The page read in the analysis thread (:func:`read_page`); None, logged and counted, when it is binary.
+        """The page read in the analysis thread (:func:`read_page`), a journal or metrics page with its signs of
+        being script-built when pages may be rendered; None, logged and counted, when it is binary.
 
         What reading found out of the ordinary is counted: a wrong charset, more anchors than
         ``MAX_ANCHORS_PER_PAGE`` (logged too). ``response.encoding`` is never asked (nor ``response.follow``, which
@@ -338,6 +343,7 @@ class PublisherSpider(scrapy.Spider):
             memory=memory,
             letter=letter,
             links=links,
+            signs=links != "all" and self.render_mode == "auto",
         )
         if page.charset_corrected:
             self.crawler.stats.inc_value("journals/encoding_corrected")
@@ -416,7 +422,7 @@ class PublisherSpider(scrapy.Spider):
             return None
         if state.served_with_data[role] >= SIGNS_WITHOUT_MEANING:
             return None
-        signs = await self._analyse(script_signs, page.page, letters=index)
+        signs = page.signs if page.signs is not None else await self._analyse(script_signs, page.page, letters=index)
         if not signs.script_built:
             return None
         if not index and await self._analyse(names_journal_data, page.page):
