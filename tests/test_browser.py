@@ -24,6 +24,7 @@ from scrapy.utils.test import get_crawler
 
 from journals.browser import abort_request
 from journals.spiders.publisher import PublisherSpider
+from lab.crawlrun import descendants_of
 from settings import default
 
 PROJECT_SETTINGS = {name: getattr(default, name) for name in dir(default) if name.isupper()}
@@ -248,28 +249,13 @@ def test_the_browser_skips_images_fonts_and_media() -> None:
 
 def kill_browsers() -> int:
     """SIGKILL the browsers (Chromium's main processes) this test process started; how many were killed."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(stat.parent.name)] = int(fields[1])
-
-    def descends(pid: int) -> bool:
-        while pid > 1:
-            pid = parents.get(pid, 0)
-            if pid == os.getpid():
-                return True
-        return False
-
     killed = 0
-    for pid in parents:
+    for pid in descendants_of(os.getpid()):
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if cmdline[0].endswith(b"chromium") and not any(a.startswith(b"--type=") for a in cmdline) and descends(pid):
+        if cmdline[0].endswith(b"chromium") and not any(a.startswith(b"--type=") for a in cmdline):
             os.kill(pid, signal_module.SIGKILL)
             killed += 1
     return killed
