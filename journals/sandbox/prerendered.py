@@ -72,23 +72,16 @@ class PrerenderedScriptAppTemplates(ScriptAppTemplates):
 
     def journal_home(self, index: int) -> str:
         """The title, the tabs, and the label/value table ``static/journal.js`` writes into ``#root``."""
-        journal = self.site.journal(index)
-        base = self.journal_path(index)
-        tabs = "".join(
-            f"<li>{link(self.root + p, t)}</li>"
-            for p, t in (("authors/submit", "Submit a paper"), ("authors", "Author guidelines"), ("news", "News"))
-        )
         rows = "".join(
             f'<tr><th scope="row">{escape(row["label"])}</th><td>{escape(row["value"])}</td></tr>'
             for row in self.metric_rows(index)
         )
         main = (
-            f'<div class="journal-banner"><h1>{escape(journal.title)}</h1></div>'
-            f'<ul class="journal-tabs"><li>{link(base, "Home")}</li>{tabs}</ul>'
-            f'<div id="root" data-state="ready"><h2>At a glance</h2>'
-            f'<table class="journal-metrics"><tbody>{rows}</tbody></table></div>'
+            self.journal_banner(index)
+            + '<div id="root" data-state="ready"><h2>At a glance</h2>'
+            + f'<table class="journal-metrics"><tbody>{rows}</tbody></table></div>'
         )
-        return self.frame(journal.title, main)
+        return self.frame(self.site.journal(index).title, main)
 
 
 PRERENDERED: dict[str, type[SiteTemplates]] = {

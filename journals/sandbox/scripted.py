@@ -304,21 +304,25 @@ class ScriptAppTemplates(ScriptedTemplates):
             return None
         return as_json({"title": self.site.relation.titles[index], "rows": self.metric_rows(index)})
 
-    def journal_home(self, index: int) -> str:
-        """Server HTML: the title in ``<h1>``, an empty ``#root`` the journal script fills, a noscript line."""
-        journal = self.site.journal(index)
-        base = self.journal_path(index)
+    def journal_banner(self, index: int) -> str:
+        """A journal page's banner: its title in ``<h1>`` and its tabs (home, submission, guidelines, news)."""
         tabs = "".join(
             f"<li>{link(self.root + p, t)}</li>"
             for p, t in (("authors/submit", "Submit a paper"), ("authors", "Author guidelines"), ("news", "News"))
         )
-        main = (
-            f'<div class="journal-banner"><h1>{escape(journal.title)}</h1></div>'
-            f'<ul class="journal-tabs"><li>{link(base, "Home")}</li>{tabs}</ul>'
-            '<div id="root"></div>'
-            "<noscript>Please enable JavaScript to view this journal's metrics.</noscript>"
+        return (
+            f'<div class="journal-banner"><h1>{escape(self.site.journal(index).title)}</h1></div>'
+            f'<ul class="journal-tabs"><li>{link(self.journal_path(index), "Home")}</li>{tabs}</ul>'
         )
-        return self.frame(journal.title, main, script=f"{self.root}static/journal.js")
+
+    def journal_home(self, index: int) -> str:
+        """Server HTML: the title in ``<h1>``, an empty ``#root`` the journal script fills, a noscript line."""
+        main = (
+            self.journal_banner(index)
+            + '<div id="root"></div>'
+            + "<noscript>Please enable JavaScript to view this journal's metrics.</noscript>"
+        )
+        return self.frame(self.site.journal(index).title, main, script=f"{self.root}static/journal.js")
 
     def footer(self) -> str:
         """Partner journals as a paragraph of links (not the list scriptlist writes), then the legal line."""
