@@ -16,7 +16,7 @@ import re
 from html import escape
 
 from journals.sandbox.markup import link, number, page
-from journals.sandbox.relation import FIELDS, METRIC_YEAR
+from journals.sandbox.relation import FIELDS, METRIC_YEAR, drawn_fields
 from journals.sandbox.site_templates import Rendered, SiteTemplates
 from journals.sandbox.sources import slugify
 
@@ -142,8 +142,7 @@ class RealWebTemplates(SiteTemplates):
     # Pages that look like journals' and are not ---------------------------------------------------------------
     def topics(self) -> list[str]:
         """The site's topic names (fields of the world), a fixed draw per seed."""
-        rng = random.Random(f"topics:{self.site.relation.seed}:{self.name}")
-        return sorted(rng.sample(FIELDS, 12))
+        return drawn_fields("topics", self.site.relation.seed, self.name)
 
     def news_slug(self, number_: int) -> str:
         """The slug of the site's ``number_``-th news item."""

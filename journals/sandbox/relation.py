@@ -103,6 +103,14 @@ FIELDS = (
     "Yeast Research",
     "Zoology",
 )
+
+
+def drawn_fields(purpose: str, seed: int, site: str, count: int = 12) -> list[str]:
+    """``count`` fields of :data:`FIELDS`, sorted: a fixed draw per ``purpose`` (a menu's topics, its subjects),
+    seed and site."""
+    return sorted(random.Random(f"{purpose}:{seed}:{site}").sample(FIELDS, count))
+
+
 ADJECTIVES = (
     "Advanced",
     "Applied",

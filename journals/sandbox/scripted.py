@@ -26,7 +26,7 @@ from urllib.parse import parse_qs
 
 from journals.sandbox.markup import link
 from journals.sandbox.realweb import shown_text
-from journals.sandbox.relation import FIELDS, METRIC_YEAR
+from journals.sandbox.relation import METRIC_YEAR, drawn_fields
 from journals.sandbox.site_templates import Payload, Rendered, SiteTemplates
 from journals.sandbox.sources import LETTERS, NUMERIC, letter_of, slugify
 
@@ -107,8 +107,7 @@ class ScriptedTemplates(SiteTemplates):
 
     def subjects(self) -> list[str]:
         """The menu's subjects: twelve fields of the world, a fixed draw per seed and site."""
-        rng = random.Random(f"subjects:{self.site.relation.seed}:{self.name}")
-        return sorted(rng.sample(FIELDS, 12))
+        return drawn_fields("subjects", self.site.relation.seed, self.name)
 
     @cached_property
     def partner_indices(self) -> list[int]:
