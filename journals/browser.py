@@ -4,7 +4,12 @@ Every request goes through :class:`journals.playwright_handler.LazyPlaywrightDow
 has ``playwright`` is rendered (``DOWNLOAD_HANDLERS`` in ``settings/default.py``), in Debian's ``/usr/bin/chromium``
 (``PLAYWRIGHT_LAUNCH_OPTIONS``): one browser, one context, ``PLAYWRIGHT_MAX_PAGES_PER_CONTEXT`` pages at once,
 images, fonts and media never fetched (:func:`abort_request`), a timeout per page, the browser launched again when
-it crashed (scrapy-playwright's ``PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER``).
+it crashed (scrapy-playwright's ``PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER``). The browser goes through the proxy
+Scrapy's own requests go through (:func:`browser_proxy`) and, like Scrapy, does not verify certificates.
+
+A page the browser fails on (a timeout, a crash, a page that navigates away, a browser that cannot start) is
+fetched again as served (:class:`RenderingMiddleware`): what the served page holds is kept, never lost to the
+browser.
 
 A rendered page is handed over once its scripts have settled (:data:`SETTLE_SCRIPT`: no fetch in flight and the
 document unchanged for a moment), which is faster than Playwright's ``networkidle`` (half a second of silence on
@@ -15,7 +20,9 @@ one rendered page.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
 from scrapy_playwright.page import PageMethod
 
@@ -36,6 +43,12 @@ SETTLE_LIMIT_MS = 10_000
 """Milliseconds a page is given to settle; it is read as it is then."""
 RENDERED_EXPANDED_ID = "journals-script-letters"
 """The id of the element a page's script letters' lists are kept in."""
+
+RENDERING_FAILED = "journals_rendering_failed"
+"""Request meta of a page fetched as served because the browser failed on it: it is not rendered again."""
+CONTEXT_OPTIONS = {"ignore_https_errors": True}
+"""The browser context's options: certificates are not verified, as Scrapy's own downloader does not verify them
+(a caching or replaying proxy that ends TLS itself is reached by both alike)."""
 
 BODY_UNREAD_MS = 2_000
 """Milliseconds a fetch whose body the page never reads counts as in flight after its response came."""
@@ -162,9 +175,33 @@ def rendering_meta(*, expand_letters: bool = False) -> dict[str, Any]:
         )
     return {
         "playwright": True,
+        "playwright_context_kwargs": CONTEXT_OPTIONS,
         "playwright_page_init_callback": f"{__name__}.watch_page",
         "playwright_page_methods": methods,
     }
+
+
+def browser_proxy(proxies: Mapping[str, str]) -> dict[str, str] | None:
+    """Playwright's ``proxy`` launch option for the proxies Scrapy's ``HttpProxyMiddleware`` uses
+    (``urllib.request.getproxies()``: ``https_proxy``, ``http_proxy``, ``no_proxy``); None without one.
+
+    The browser takes one proxy for every scheme: the https one when both are set (publishers serve https). The
+    credentials of a proxy URL (``http://user:pass@host:port``) become Playwright's ``username`` and ``password``;
+    ``no_proxy`` becomes its ``bypass`` list.
+    """
+    url = proxies.get("https") or proxies.get("http")
+    if not url:
+        return None
+    parts = urlsplit(url if "://" in url else f"http://{url}")
+    host = parts.hostname or ""
+    server = f"{parts.scheme}://{f'[{host}]' if ':' in host else host}" + (f":{parts.port}" if parts.port else "")
+    proxy = {"server": server}
+    if parts.username:
+        proxy["username"] = unquote(parts.username)
+        proxy["password"] = unquote(parts.password or "")
+    if proxies.get("no"):
+        proxy["bypass"] = proxies["no"]
+    return proxy
 
 
 def was_rendered(response: Response) -> bool:
@@ -191,8 +228,35 @@ class RenderingMiddleware:
         return cls(crawler)
 
     def process_request(self, request: Request, spider: object = None) -> None:
-        """Give ``request`` the meta that renders it, when its spider wants it rendered and it is not yet."""
+        """Give ``request`` the meta that renders it, when its spider wants it rendered and it is not yet (nor was
+        it fetched as served because the browser failed on it)."""
         wants_rendering = getattr(self.crawler.spider, "wants_rendering", None)
-        if wants_rendering is None or request.meta.get("playwright") or not wants_rendering(request):
+        if wants_rendering is None or request.meta.get("playwright") or request.meta.get(RENDERING_FAILED):
             return
-        request.meta.update(rendering_meta())
+        if wants_rendering(request):
+            request.meta.update(rendering_meta())
+
+    def process_response(self, request: Request, response: Response, spider: object = None) -> Response:
+        """Tell the spider a rendered request came back (``note_rendering(request, failed=False)``)."""
+        if request.meta.get("playwright"):
+            self._note(request, failed=False)
+        return response
+
+    def process_exception(self, request: Request, exception: Exception, spider: object = None) -> Request | None:
+        """A request the browser failed on, to be fetched as served instead (meta :data:`RENDERING_FAILED`); the
+        failure is counted, logged and told to the spider (``note_rendering(request, failed=True)``). None for a
+        request that was not rendered: the other middlewares (retry) handle it as ever."""
+        if not request.meta.get("playwright"):
+            return None
+        self.crawler.stats.inc_value("journals/rendering/failed")
+        reason = (str(exception).strip().splitlines() or [type(exception).__name__])[0]
+        self.crawler.spider.logger.warning("The browser failed on %s (%s): fetching it as served", request, reason)
+        self._note(request, failed=True)
+        meta = {key: value for key, value in request.meta.items() if not key.lstrip("_").startswith("playwright")}
+        meta[RENDERING_FAILED] = True
+        return request.replace(meta=meta, dont_filter=True)
+
+    def _note(self, request: Request, *, failed: bool) -> None:
+        note_rendering = getattr(self.crawler.spider, "note_rendering", None)
+        if note_rendering is not None:
+            note_rendering(request, failed=failed)

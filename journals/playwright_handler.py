@@ -7,16 +7,21 @@ check) does not import Playwright: Scrapy loads a download handler at the first 
 from __future__ import annotations
 
 import asyncio
+import logging
 import weakref
 from typing import TYPE_CHECKING
+from urllib.request import getproxies
 
 from scrapy.crawler import Crawler
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+
+from journals.browser import browser_proxy
 
 if TYPE_CHECKING:
     from scrapy import Request
     from scrapy.http import Response
 
+logger = logging.getLogger(__name__)
 _HANDLERS: weakref.WeakKeyDictionary[Crawler, LazyPlaywrightDownloadHandler] = weakref.WeakKeyDictionary()
 """Each crawl's one handler, whatever the scheme."""
 
@@ -28,6 +33,13 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
       not one per scheme.
     - Playwright starts when a request first asks to render, not when the engine starts: a crawl that renders
       nothing starts neither Playwright's driver process nor a browser.
+    - A page is given ``RENDER_TIMEOUT`` seconds in all, then fails with :class:`TimeoutError` (and is fetched as
+      served, :class:`journals.browser.RenderingMiddleware`): Playwright answers nothing to a page created while the
+      browser dies, and scrapy-playwright would wait for it forever. The page of a render cut short may stay open
+      until its browser closes.
+    - The browser goes through the proxy Scrapy's requests go through (``https_proxy``/``http_proxy``, read by
+      ``HttpProxyMiddleware``), unless ``PLAYWRIGHT_LAUNCH_OPTIONS`` names one: scrapy-playwright leaves the
+      browser on direct connections, so a crawl behind a proxy (or replayed through one) would render nothing.
     """
 
     lazy = True
@@ -36,6 +48,12 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
     def __init__(self, crawler: Crawler) -> None:
         """The handler; Playwright is started by :meth:`download_request` when first needed."""
         super().__init__(crawler)
+        options = self.config.launch_options
+        proxy = browser_proxy(getproxies()) if crawler.settings.getbool("HTTPPROXY_ENABLED") else None
+        if proxy is not None and "proxy" not in options:
+            self.config.launch_options = {**options, "proxy": proxy}
+            logger.info("The browser goes through the proxy %s, as Scrapy's requests do", proxy["server"])
+        self.render_timeout = crawler.settings.getfloat("RENDER_TIMEOUT")
         self._started = False
         self._closed = False
         self._start_lock = asyncio.Lock()
@@ -58,10 +76,20 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
         """Start nothing when the engine starts (the base class starts Playwright here)."""
 
     async def download_request(self, request: Request) -> Response:
-        """Download ``request``; Playwright is started first when it is the crawl's first request to render."""
-        if request.meta.get("playwright") and not self._started:
-            async with self._start_lock:
+        """Download ``request``; Playwright is started first when it is the crawl's first request to render, and a
+        render is cut short after ``RENDER_TIMEOUT`` seconds."""
+        if not request.meta.get("playwright"):
+            return await super().download_request(request)
+        deadline = asyncio.timeout(self.render_timeout)
+        try:
+            async with deadline:
                 if not self._started:
-                    await self._launch()
-                    self._started = True
-        return await super().download_request(request)
+                    async with self._start_lock:
+                        if not self._started:
+                            await self._launch()
+                            self._started = True
+                return await super().download_request(request)
+        except TimeoutError:
+            if not deadline.expired():
+                raise
+            raise TimeoutError(f"Rendering {request.url} took longer than {self.render_timeout:g} seconds") from None

@@ -93,6 +93,9 @@ PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 30_000
 PLAYWRIGHT_ABORT_REQUEST = "journals.browser.abort_request"
 PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
+# Seconds a page may take to render, its letters clicked included; past it the page is fetched as served. A bound
+# of the project's: Playwright's own timeouts do not cover a page created as the browser dies, which waits forever.
+RENDER_TIMEOUT = 180
 
 # Scope: no request leaves the crawl's site (scheme, host and port of its start URLs), through links, redirects,
 # meta refreshes or the metrics hop, nor reaches a private address unless the start URL is on one

@@ -22,7 +22,8 @@ from scrapy import signals
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
-from journals.browser import abort_request
+from journals.browser import abort_request, browser_proxy
+from journals.replay.proxy import ReplayServer
 from journals.spiders.publisher import PublisherSpider
 from lab.crawlrun import descendants_of
 from settings import default
@@ -85,8 +86,9 @@ def route(path: str) -> tuple[str, str] | None:
     slugs = list(JOURNALS)
     if path == "/":
         return "text/html", LIST_SHELL
-    if path == "/plain/":
-        entries = "".join(f'<li><a href="/journal/{s}">{JOURNALS[s][0]}</a></li>' for s in slugs[:2])
+    if path in ("/plain/", "/all/"):
+        shown = slugs[:2] if path == "/plain/" else slugs
+        entries = "".join(f'<li><a href="/journal/{s}">{JOURNALS[s][0]}</a></li>' for s in shown)
         return "text/html", f"<html><body><h1>Our journals</h1><ul>{entries}</ul></body></html>"
     if path == "/home/":
         hop = '<a href="/plain/">Browse journals A-Z</a>'
@@ -271,11 +273,89 @@ async def test_a_crashed_browser_is_launched_again_and_the_crawl_goes_on(
         if not killed:
             killed.append(kill_browsers())
 
-    one_at_a_time = {**settings, "CONCURRENT_REQUESTS": 1, "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT": 1}
+    # RENDER_TIMEOUT: a page created as the browser dies is never answered by Playwright; it is cut short.
+    one_at_a_time = {**settings, "CONCURRENT_REQUESTS": 1, "PLAYWRIGHT_MAX_PAGES_PER_CONTEXT": 1, "RENDER_TIMEOUT": 10}
     crawler = get_crawler(PublisherSpider, one_at_a_time)
     crawler.signals.connect(crash_once, signal=signals.item_scraped)
     await crawler.crawl_async(start_url=url(site, "/"), render="browser")
     stats = crawler.stats.get_stats()
     assert killed == [1]
     assert stats["playwright/browser_count"] == 2, "the browser is launched again"
-    assert stats["item_scraped_count"] >= len(JOURNALS) - 1, "at most the page in flight is lost"
+    assert stats["item_scraped_count"] == len(JOURNALS), "the page in flight is fetched as served, not lost"
+
+
+@deferred_f_from_coro_f
+async def test_pages_the_browser_fails_on_are_read_as_served_and_the_source_stops_being_rendered(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    """A browser that cannot start: every journal is kept as its served page gives it; after three failures in a
+    row the source is read as served."""
+    launch = {**default.PLAYWRIGHT_LAUNCH_OPTIONS, "executable_path": "/nonexistent/chromium"}
+    broken = {**settings, "PLAYWRIGHT_LAUNCH_OPTIONS": launch}
+    served = expected(site, list(JOURNALS)) | {url(site, f"/journal/{s}"): (None, None) for s in SCRIPT_JOURNALS}
+
+    found, stats = await crawl(broken, url(site, "/all/"))
+    assert found == served
+    assert stats["journals/rendering/detected/journal"] == len(SCRIPT_JOURNALS)
+    assert stats["journals/rendering/failed"] == len(SCRIPT_JOURNALS)
+    assert "journals/rendering/stopped" not in stats
+
+    every = {
+        **broken,
+        "DATABASE_URL": settings["DATABASE_URL"].replace("journals.db", "every.db"),
+        "CONCURRENT_REQUESTS": 1,  # a page at a time, so the pages after the third failure are not yet in flight
+    }
+    found, stats = await crawl(every, url(site, "/all/"), render="browser")
+    assert found == expected(site, list(JOURNALS)[:2]) | {
+        url(site, f"/journal/{s}"): (None, None) for s in SCRIPT_JOURNALS
+    }
+    assert stats["journals/rendering/stopped"] == 1
+    assert stats["journals/rendering/failed"] == 3, "the pages after the third failure are not rendered"
+
+
+SAVED_LIST_URL = "https://journals.example.org/list"
+SAVED_LIST = """<html><head><title>Journals</title></head><body><div id="root"></div>
+<noscript>You need to enable JavaScript to run this app.</noscript>
+<script>
+document.getElementById('root').innerHTML = '<ul class="journals">' + ['alpha-studies', 'beta-letters', 'gamma-review']
+  .map(slug => '<li><a href="/journal/' + slug + '">' + slug.replace('-', ' ') + '</a></li>').join('') + '</ul>';
+</script></body></html>"""
+
+
+@deferred_f_from_coro_f
+async def test_the_browser_goes_through_the_crawls_proxy(
+    settings: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``make eval-real`` replays saved pages: the browser reaches an https site through ``https_proxy``, which
+    ends TLS with its own certificate."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/system-packages installs it)")
+    proxy = ReplayServer({SAVED_LIST_URL: SAVED_LIST.encode()})
+    proxy.start_in_thread()
+    try:
+        for name in ("no_proxy", "NO_PROXY", "all_proxy", "ALL_PROXY"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("http_proxy", proxy.proxy_url)
+        monkeypatch.setenv("https_proxy", proxy.proxy_url)
+        found, stats = await crawl(settings, SAVED_LIST_URL)
+    finally:
+        proxy.stop()
+    slugs = ("alpha-studies", "beta-letters", "gamma-review")
+    assert set(found) == {f"https://journals.example.org/journal/{slug}" for slug in slugs}
+    assert stats["journals/rendering/detected/index"] == 1
+    assert "journals/rendering/failed" not in stats
+    assert proxy.requested.count(SAVED_LIST_URL) == 2, "fetched as served, then by the browser"
+
+
+def test_the_browser_proxy_is_the_one_scrapy_uses() -> None:
+    assert browser_proxy({}) is None
+    assert browser_proxy({"http": "http://127.0.0.1:3128"}) == {"server": "http://127.0.0.1:3128"}
+    assert browser_proxy(
+        {"http": "http://plain:80", "https": "http://us%40r:p%3Ass@proxy.example:8080", "no": "localhost,.internal"}
+    ) == {
+        "server": "http://proxy.example:8080",
+        "username": "us@r",
+        "password": "p:ss",
+        "bypass": "localhost,.internal",
+    }
+    assert browser_proxy({"https": "proxy.example:3128"}) == {"server": "http://proxy.example:3128"}

@@ -19,7 +19,7 @@ import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 
-from journals.browser import rendering_meta, was_rendered
+from journals.browser import RENDERING_FAILED, rendering_meta, was_rendered
 from journals.cache import cached_page_text
 from journals.decoding import looks_binary
 from journals.entries import EntryGroup, ListingMemory, find_journal_list
@@ -52,6 +52,9 @@ def index_letter(anchor_text: str) -> str:
 SIGNS_WITHOUT_MEANING = 5
 """Pages of a role shown with signs of scripts and their data as served, after which a source's signs on that role
 are taken to mean nothing (its pages are read as served, without looking for their data again)."""
+RENDER_FAILURES_TO_STOP = 3
+"""Pages of a source the browser fails on in a row after which the source is no longer rendered (the browser cannot
+start, or the site refuses it): each failed page is fetched as served, and so are the source's pages from then on."""
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
 SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin")
@@ -117,6 +120,11 @@ class SiteState:
     """Pages per role that showed the signs of a script-built page but had their data as served (a site-wide
     ``<noscript>`` asking for JavaScript): after :data:`SIGNS_WITHOUT_MEANING` of them, the role's signs are no
     longer looked into."""
+    failed_renders: int = 0
+    """Pages of this source the browser has failed on since it last rendered one."""
+    rendering_stopped: bool = False
+    """Whether the browser failed on :data:`RENDER_FAILURES_TO_STOP` of its pages in a row: its pages are read as
+    served from then on."""
 
 
 @dataclass(frozen=True)
@@ -399,9 +407,27 @@ class PublisherSpider(scrapy.Spider):
         script-built is rendered too): every page with ``render=browser``, with ``auto`` the pages of a role
         (meta ``page_role``) its source builds with scripts."""
         state = self.sites.get(request.meta.get("source", ""))
-        if state is None or self.render_mode == "never":
+        if state is None or self.render_mode == "never" or state.rendering_stopped:
             return False
         return self.render_mode == "browser" or request.meta.get("page_role") in state.rendered_roles
+
+    def note_rendering(self, request: scrapy.Request, *, failed: bool) -> None:
+        """Told by :class:`journals.browser.RenderingMiddleware` whether the browser rendered ``request`` or failed
+        on it (the page is then fetched as served). After :data:`RENDER_FAILURES_TO_STOP` failures in a row, the
+        source is no longer rendered."""
+        source = request.meta.get("source", "")
+        state = self.sites.get(source)
+        if state is None:
+            return
+        state.failed_renders = state.failed_renders + 1 if failed else 0
+        if state.failed_renders >= RENDER_FAILURES_TO_STOP and not state.rendering_stopped:
+            state.rendering_stopped = True
+            self.crawler.stats.inc_value("journals/rendering/stopped")
+            self.logger.error(
+                "The browser failed on %d pages of %s in a row: reading its pages as served from now on",
+                state.failed_renders,
+                source,
+            )
 
     async def _render_again(
         self, response: Response, page: ReadPage, role: PageRole, *, found: bool
@@ -412,7 +438,7 @@ class PublisherSpider(scrapy.Spider):
         journal data). The source's pages of ``role`` are rendered from then on. None otherwise."""
         source = response.meta["source"]
         state = self.sites[source]
-        if found or self.render_mode != "auto":
+        if found or self.render_mode != "auto" or state.rendering_stopped or response.meta.get(RENDERING_FAILED):
             return None
         index = role in ("index", "listing")
         if response.meta.get("playwright") or was_rendered(response):
