@@ -186,7 +186,7 @@ def browser_proxy(proxies: Mapping[str, str]) -> dict[str, str] | None:
     (``urllib.request.getproxies()``: ``https_proxy``, ``http_proxy``, ``no_proxy``); None without one.
 
     The browser takes one proxy for every scheme: the https one when both are set (publishers serve https). The
-    credentials of a proxy URL (``http://user:pass@host:port``) become Playwright's ``username`` and ``password``;
+    credentials in a proxy URL (before its ``@``) become Playwright's ``username`` and ``password``;
     ``no_proxy`` becomes its ``bypass`` list.
     """
     url = proxies.get("https") or proxies.get("http")
