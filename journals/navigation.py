@@ -15,11 +15,11 @@ import math
 import pkgutil
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit
 
 from lxml import etree
 
@@ -165,9 +165,10 @@ def anchors(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_A
 
 
 def read_anchors(
-    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE
+    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE, *, script_letters: bool = False
 ) -> tuple[list[Anchor], int]:
-    """:func:`anchors`, and how many ``<a>`` tags past the first ``max_anchors`` were left unread.
+    """:func:`anchors`, and how many ``<a>`` tags past the first ``max_anchors`` were left unread; with
+    ``script_letters``, also the A–Z letters that go to their URL by script (:func:`script_target`), after the links.
 
     ``page_html`` is the parsed page (its tree is parsed now if it was not yet) or its HTML. A page over the cap
     is read on the tree of its prefix, cut before its ``max_anchors + 1``-th ``<a>`` tag
@@ -192,7 +193,74 @@ def read_anchors(
         anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None)
         if anchor is not None:
             found.append(anchor)
+    if script_letters:
+        for element, target in _script_letter_targets(root):
+            parent = element.getparent()
+            anchor = _anchor(
+                element, base, origin, _opened(parent, opened, strings) if parent is not None else None, target
+            )
+            if anchor is not None and _patterns()["letter"].fullmatch(anchor.text):
+                found.append(anchor)
     return found, left_out
+
+
+SCRIPT_CONTROLS = etree.XPath(
+    "//*[@onclick or @data-href or @data-url][not(self::a[@href][not(starts-with(normalize-space(@href), '#')"
+    " or starts-with(normalize-space(@href), 'javascript:'))])]"
+    " | //a[starts-with(normalize-space(@href), 'javascript:')][not(@onclick)] | //select//option"
+)
+"""Elements that may go to a URL by script: ``onclick``/``data-href``/``data-url`` controls (not links that are
+followed as links), ``javascript:`` links, and the options of a select."""
+_SCRIPT_URL = re.compile(
+    r"""['"]((?:https?://|/|\.{1,2}/|\?)[^'"\s<>]*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?[^'"\s<>]*)?)['"]""",
+    re.IGNORECASE,
+)
+"""A quoted URL in a script: absolute, root- or dot-relative, a query, or a page's file name (``list.php?l=B``)."""
+_URL_VALUE = re.compile(r"(?:https?://|/|\.{1,2}/|\?)\S*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?\S*)?", re.I)
+
+
+def _script_letter_targets(root: etree._Element) -> Iterator[tuple[etree._Element, str]]:
+    """Controls of a page that go to a URL by script, with that URL (see :func:`script_target`)."""
+    for element in SCRIPT_CONTROLS(root):
+        if isinstance(element, etree._Element) and (target := script_target(element)):
+            yield element, target
+
+
+def script_target(element: etree._Element) -> str | None:
+    """Where a control goes by script, read off its markup, else None.
+
+    - ``data-href``/``data-url``;
+    - the first quoted URL of its ``onclick`` or ``javascript:`` href (``location.href='/az/b'``,
+      ``goTo('list.php?l=B')``); a call with no URL (``showLetter('B')``) goes nowhere a crawler can follow;
+    - an ``<option>``: its value when it reads as a URL (a ``<select>`` whose change goes to ``this.value``), else,
+      in a select with a ``name`` inside a ``GET`` form, the form's URL with ``name=value`` (a select that submits
+      its form).
+
+    Why here: sites of every age keep their A–Z letters in such controls; reading their URLs costs one XPath per
+    index page, where rendering costs a browser and cannot follow a control that leaves the page.
+    """
+    for attribute in ("data-href", "data-url"):
+        if value := (element.get(attribute) or "").strip():
+            return value
+    if element.tag == "option":
+        return _option_target(element)
+    href = (element.get("href") or "").strip()
+    script = element.get("onclick") or (href if href.lower().startswith("javascript:") else "")
+    found = _SCRIPT_URL.search(script)
+    return found.group(1) if found else None
+
+
+def _option_target(option: etree._Element) -> str | None:
+    """The URL an ``<option>`` stands for (see :func:`script_target`)."""
+    value = (option.get("value") if option.get("value") is not None else option.text or "").strip()
+    if _URL_VALUE.fullmatch(value):
+        return value
+    select = next(option.iterancestors("select"), None)
+    form = next(option.iterancestors("form"), None)
+    name = select.get("name") if select is not None else None
+    if not (name and value and form is not None and (form.get("method") or "get").strip().lower() == "get"):
+        return None
+    return f"{(form.get('action') or '').strip()}?{urlencode({name: value})}"
 
 
 def _opened(element: etree._Element, opened: dict[etree._Element, _Open], strings: dict[tuple[str, str], str]) -> _Open:
@@ -210,10 +278,12 @@ def _opened(element: etree._Element, opened: dict[etree._Element, _Open], string
     return below
 
 
-def _anchor(element: etree._Element, base: str, origin: str, parent: _Open | None) -> Anchor | None:
-    """The anchor ``element``, or None when it is not followable; its row is the nearest of its (up to) four
-    nearest ancestors that is a record's element."""
-    href = (element.get("href") or "").strip()
+def _anchor(
+    element: etree._Element, base: str, origin: str, parent: _Open | None, href: str | None = None
+) -> Anchor | None:
+    """The anchor ``element`` (going to ``href``, by default its own), or None when it is not followable; its row is
+    the nearest of its (up to) four nearest ancestors that is a record's element."""
+    href = (element.get("href") or "" if href is None else href).strip()
     if not href or href.startswith(SKIPPED_SCHEMES):
         return None
     url = absolute_url(href, base, origin)
@@ -402,7 +472,7 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
 def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had)."""
-    found, left_out = read_anchors(page_html, page_url, max_anchors)
+    found, left_out = read_anchors(page_html, page_url, max_anchors, script_letters=True)
     return dataclasses.replace(classify(found, page_url), truncated_anchors=left_out)
 
 

@@ -168,3 +168,51 @@ def test_a_journal_pages_metrics_links_are_those_page_links_finds() -> None:
         "https://example.org/journal/acta/metrics",
         "https://example.org/journal/acta/info",
     ]
+
+
+SCRIPT_LETTERS = {
+    "onclick": '<a href="javascript:void(0)" onclick="window.location.href=\'/az/{x}\'; return false">{x}</a>',
+    "button": "<button type=\"button\" onclick=\"location='journals.php?letter={x}'\">{x}</button>",
+    "javascript href": "<a href=\"javascript:goTo('/az/{x}')\">{x}</a>",
+    "data-href": '<span class="letter" data-href="/az/{x}">{x}</span>',
+}
+"""A–Z letters that go to their URL by script, in the forms sites use; ``{x}`` is the letter."""
+
+
+def script_index(letters: str) -> str:
+    """A page whose letters are ``letters`` (one markup each) and a one-journal list."""
+    return f"<html><body><div class='az'>{letters}</div><ul><li><a href='/j/1'>Journal One</a></li></ul></body></html>"
+
+
+def test_letters_that_go_to_their_url_by_script_are_read_off_the_markup() -> None:
+    for name, markup in SCRIPT_LETTERS.items():
+        links = page_links(script_index("".join(markup.format(x=x) for x in "ABC")), "http://s.example/list/")
+        expected = "journals.php?letter={x}" if name == "button" else "/az/{x}"
+        assert [a.url for a in links.letters] == [
+            urljoin("http://s.example/list/", expected.format(x=x)) for x in "ABC"
+        ], name
+        assert [a.text for a in links.letters] == list("ABC"), name
+
+
+def test_a_select_of_letters_goes_to_its_values_or_submits_its_get_form() -> None:
+    options = "".join(f'<option value="/az/{x}">{x}</option>' for x in "AB")
+    chosen = page_links(script_index(f'<select onchange="location=this.value"><option value="">Choose</option>{options}</select>'), "http://s.example/")
+    assert [a.url for a in chosen.letters] == ["http://s.example/az/A", "http://s.example/az/B"]
+
+    form = '<form action="/browse" {method}><select name="l" onchange="this.form.submit()"><option>A</option><option>0-9</option></select></form>'
+    submitted = page_links(script_index(form.format(method="")), "http://s.example/")
+    assert [a.url for a in submitted.letters] == ["http://s.example/browse?l=A", "http://s.example/browse?l=0-9"]
+    assert page_links(script_index(form.format(method='method="post"')), "http://s.example/").letters == []
+
+
+def test_script_controls_without_a_url_and_journal_anchors_stay_as_they_were() -> None:
+    """A letter that filters the page in place (``showLetter('B')``) has no URL to follow; a script control that is
+    no letter adds nothing, and a journal page's links are read without script controls."""
+    in_place = "".join(f"<a href=\"javascript:showLetter('{x}')\">{x}</a>" for x in "ABC")
+    assert page_links(script_index(in_place), "http://s.example/").letters == []
+    menu = "<button onclick=\"location='/login'\">Sign in</button><select><option value='/j/2'>Journal Two</option></select>"
+    links = page_links(script_index(menu), "http://s.example/")
+    assert [a.url for a in links.content] == ["http://s.example/j/1"]
+    assert [a.url for a in anchors(script_index(SCRIPT_LETTERS["onclick"].format(x="A")), "http://s.example/")] == [
+        "http://s.example/j/1"
+    ]

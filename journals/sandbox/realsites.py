@@ -7,8 +7,9 @@
   ``javascript:void(0)``) over one page holding every letter's section; journals are logo tiles whose only text
   is an image's ``alt`` or the link's ``title``; the list sits in ``role="navigation"``; "Topics" and "News"
   tiles share the journals' markup.
-- ``campuspress`` (Campus Library): real letter pages, many with one to three journals, beside a subject menu and
-  "Most read" / "Latest news" lists heavier than them; journal cards inside ``<nav>``, ``role="navigation"`` or a
+- ``campuspress`` (Campus Library): letter pages reached by script, many with one to three journals, beside a
+  subject menu and "Most read" / "Latest news" lists heavier than them; its letters are buttons whose ``onclick``
+  goes to the letter's page on the start page, and a ``<select>`` that goes to its value on a letter's page; journal cards inside ``<nav>``, ``role="navigation"`` or a
   plain list by letter; "Topics" and "News" cards with the journals' classes; pagination in
   ``<nav aria-label="pagination">``.
 
@@ -302,9 +303,21 @@ class CampusPressTemplates(RealWebTemplates):
             f'<section class="news"><h2>News</h2><ul class="card-list">{news}</ul></section>'
         )
 
-    def alphabet(self) -> str:
-        """Real letter links."""
-        return '<div class="az">' + " ".join(link(self.letter_href(c), c, "az-link") for c in LETTERS) + "</div>"
+    def alphabet(self, control: str = "button") -> str:
+        """Letters that go to their page by script, no link: ``button``\ s whose ``onclick`` sets
+        ``location.href``, or a ``select`` whose change goes to the chosen option's value."""
+        if control == "select":
+            options = "".join(f'<option value="{escape(self.letter_href(c))}">{escape(c)}</option>' for c in LETTERS)
+            return (
+                '<div class="az"><label>Journals starting with <select onchange="location.href = this.value">'
+                f'<option value="">Choose a letter</option>{options}</select></label></div>'
+            )
+        buttons = " ".join(
+            f'<button type="button" class="az-link" onclick="location.href=\'{escape(self.letter_href(c))}\'">'
+            f"{escape(c)}</button>"
+            for c in LETTERS
+        )
+        return f'<div class="az">{buttons}</div>'
 
     def home(self) -> str:
         """Letters, the subject menu, the sidebars and the topic and news cards; no journal."""
@@ -335,7 +348,7 @@ class CampusPressTemplates(RealWebTemplates):
         hrefs = [self.letter_path(letter, p) for p in range(1, len(pages) + 1)]
         main = (
             f'<div class="row">{self.subject_menu()}<div class="col-6"><h1>Journals: {escape(letter)}</h1>'
-            f"{self.alphabet()}{wrapped}{pagination_nav(hrefs, page_no)}{self.topic_and_news_cards()}</div>"
+            f"{self.alphabet('select')}{wrapped}{pagination_nav(hrefs, page_no)}{self.topic_and_news_cards()}</div>"
             f"{self.sidebar()}</div>"
         )
         return self.frame(f"Journals starting with {letter}", main)

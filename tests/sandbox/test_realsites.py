@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 from lxml import html as lxml_html
 
-from journals.sandbox.sources import REALWEB_NAMES
+from journals.sandbox.sources import LETTERS, REALWEB_NAMES
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
 
@@ -98,6 +98,11 @@ def test_societypress_letters_are_scripts_over_one_page_of_logo_tiles(web: Sandb
 
 def test_campuspress_short_letters_sit_beside_heavier_menus(web: SandboxWeb, truth: dict) -> None:
     templates = web.sites["campuspress"]
+    start = tree(web, BASE + templates.root)
+    assert not start.xpath("//div[@class='az']//a"), "letters are no links"
+    assert [b.get("onclick") for b in start.xpath("//div[@class='az']/button")] == [
+        f"location.href='{templates.letter_href(c)}'" for c in LETTERS
+    ]
     short = [letter for letter, indices in templates.site.by_letter.items() if len(indices) <= 3]
     assert short
     forms = set()
@@ -116,6 +121,7 @@ def test_campuspress_short_letters_sit_beside_heavier_menus(web: SandboxWeb, tru
         assert any("/topics/" in h for h in lookalikes) and any("/news/" in h for h in lookalikes)
         for href in lookalikes:
             assert web.respond(href).status == 200, "topic and news pages exist and are not journals"
+        assert page.xpath("//div[@class='az']//option/@value")[1:] == [templates.letter_href(c) for c in LETTERS]
         forms.add(templates.list_form(letter))
     all_forms = {templates.list_form(letter) for letter in templates.site.by_letter}
     assert all_forms == {0, 1, 2}, "plain lists, <nav> and role=navigation all occur"
