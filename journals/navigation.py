@@ -165,10 +165,9 @@ def anchors(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_A
 
 
 def read_anchors(
-    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE, *, script_letters: bool = False
+    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE
 ) -> tuple[list[Anchor], int]:
-    """:func:`anchors`, and how many ``<a>`` tags past the first ``max_anchors`` were left unread; with
-    ``script_letters``, also the A–Z letters that go to their URL by script (:func:`script_target`), after the links.
+    """:func:`anchors`, and how many ``<a>`` tags past the first ``max_anchors`` were left unread.
 
     ``page_html`` is the parsed page (its tree is parsed now if it was not yet) or its HTML. A page over the cap
     is read on the tree of its prefix, cut before its ``max_anchors + 1``-th ``<a>`` tag
@@ -182,9 +181,7 @@ def read_anchors(
     root, left_out = as_parsed(page_html, page_url).prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
         return [], left_out
-    base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
-    base_parts = urlsplit(base)
-    origin = f"{base_parts.scheme}://{base_parts.netloc}" if base_parts.scheme in ("http", "https") else ""
+    base, origin = _base_and_origin(root, page_url)
     strings: dict[tuple[str, str], str] = {}
     opened: dict[etree._Element, _Open] = {}
     found = []
@@ -193,24 +190,53 @@ def read_anchors(
         anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None)
         if anchor is not None:
             found.append(anchor)
-    if script_letters:
-        for element, target in _script_letter_targets(root):
-            parent = element.getparent()
-            anchor = _anchor(
-                element, base, origin, _opened(parent, opened, strings) if parent is not None else None, target
-            )
-            if anchor is not None and _patterns()["letter"].fullmatch(anchor.text):
-                found.append(anchor)
     return found, left_out
 
 
-SCRIPT_CONTROLS = etree.XPath(
-    "//*[@onclick or @data-href or @data-url][not(self::a[@href][not(starts-with(normalize-space(@href), '#')"
-    " or starts-with(normalize-space(@href), 'javascript:'))])]"
-    " | //a[starts-with(normalize-space(@href), 'javascript:')][not(@onclick)] | //select//option"
+def _base_and_origin(root: etree._Element, page_url: str) -> tuple[str, str]:
+    """The URL a page's links are relative to (its ``<base href>``, else its own) and that URL's
+    ``scheme://netloc`` (``""`` unless http(s))."""
+    base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
+    parts = urlsplit(base)
+    return base, f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else ""
+
+
+def script_letters(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> list[Anchor]:
+    """The controls of a page that read as A–Z letters and go to a URL by script (:func:`script_target`), as
+    anchors to that URL, read on the tree :func:`read_anchors` reads."""
+    page = as_parsed(page_html, page_url)
+    if not any(marker in page.text for marker in SCRIPT_MARKERS):
+        return []
+    root = page.prefix_tree(ANCHOR_TAG, max_anchors).root
+    if root is None:
+        return []
+    base, origin = _base_and_origin(root, page_url)
+    strings: dict[tuple[str, str], str] = {}
+    opened: dict[etree._Element, _Open] = {}
+    found = []
+    for element, target in _script_letter_targets(root, page.text):
+        parent = element.getparent()
+        opened_parent = _opened(parent, opened, strings) if parent is not None else None
+        anchor = _anchor(element, base, origin, opened_parent, target)
+        if anchor is not None and _patterns()["letter"].fullmatch(anchor.text):
+            found.append(anchor)
+    return found
+
+
+SCRIPT_CONTROLS = (
+    (("onclick", "onClick"), etree.XPath("//*[@onclick]")),
+    (("data-href", "data-url"), etree.XPath("//*[@data-href or @data-url]")),
+    (
+        ("javascript:",),
+        etree.XPath("//a[starts-with(normalize-space(@href), 'javascript:')]"),
+    ),
+    (("<option",), etree.XPath("//option")),
 )
-"""Elements that may go to a URL by script: ``onclick``/``data-href``/``data-url`` controls (not links that are
-followed as links), ``javascript:`` links, and the options of a select."""
+"""Elements that may go to a URL by script (``onclick``, ``data-href`` and ``data-url`` controls, ``javascript:``
+links, a select's options), each query run only on a page whose text holds one of its markers as usually written
+(a query on the tree takes several times what looking for a string in the text takes; each string looked for costs
+about 0.6 ms a MB)."""
+SCRIPT_MARKERS = tuple(marker for markers, _ in SCRIPT_CONTROLS for marker in markers)
 _SCRIPT_URL = re.compile(
     r"""['"]((?:https?://|/|\.{1,2}/|\?)[^'"\s<>]*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?[^'"\s<>]*)?)['"]""",
     re.IGNORECASE,
@@ -219,11 +245,22 @@ _SCRIPT_URL = re.compile(
 _URL_VALUE = re.compile(r"(?:https?://|/|\.{1,2}/|\?)\S*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?\S*)?", re.I)
 
 
-def _script_letter_targets(root: etree._Element) -> Iterator[tuple[etree._Element, str]]:
-    """Controls of a page that go to a URL by script, with that URL (see :func:`script_target`)."""
-    for element in SCRIPT_CONTROLS(root):
-        if isinstance(element, etree._Element) and (target := script_target(element)):
-            yield element, target
+def _script_letter_targets(root: etree._Element, text: str) -> Iterator[tuple[etree._Element, str]]:
+    """Controls of a page (``text`` its HTML) that go to a URL by script, with that URL (:func:`script_target`);
+    links followed as links are left to the anchor walk."""
+    seen: set[etree._Element] = set()
+    for markers, query in SCRIPT_CONTROLS:
+        if not any(marker in text for marker in markers):
+            continue
+        for element in query(root):
+            if not isinstance(element, etree._Element) or element in seen:
+                continue
+            seen.add(element)
+            href = (element.get("href") or "").strip()
+            if element.tag == "a" and href and not href.startswith(("#", "javascript:")):
+                continue
+            if target := script_target(element):
+                yield element, target
 
 
 def script_target(element: etree._Element) -> str | None:
@@ -472,8 +509,11 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
 def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had)."""
-    found, left_out = read_anchors(page_html, page_url, max_anchors, script_letters=True)
-    return dataclasses.replace(classify(found, page_url), truncated_anchors=left_out)
+    found, left_out = read_anchors(page_html, page_url, max_anchors)
+    links = classify(found, page_url)
+    if not links.letters and (scripted := script_letters(page_html, page_url, max_anchors)):
+        links = classify([*found, *scripted], page_url)
+    return dataclasses.replace(links, truncated_anchors=left_out)
 
 
 def metrics_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
@@ -490,9 +530,7 @@ def metrics_links(page_html: ParsedPage | str, page_url: str, max_anchors: int =
         return PageLinks([], [], [], [], [], truncated_anchors=left_out)
     patterns = _patterns()
     metrics_page, browse = patterns["metrics_page"], patterns["browse"]
-    base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
-    base_parts = urlsplit(base)
-    origin = f"{base_parts.scheme}://{base_parts.netloc}" if base_parts.scheme in ("http", "https") else ""
+    base, origin = _base_and_origin(root, page_url)
     metrics = []
     for element in root.iter("a"):
         href = (element.get("href") or "").strip()

@@ -304,7 +304,7 @@ class CampusPressTemplates(RealWebTemplates):
         )
 
     def alphabet(self, control: str = "button") -> str:
-        """Letters that go to their page by script, no link: ``button``\ s whose ``onclick`` sets
+        """Letters that go to their page by script, no link: ``button`` elements whose ``onclick`` sets
         ``location.href``, or a ``select`` whose change goes to the chosen option's value."""
         if control == "select":
             options = "".join(f'<option value="{escape(self.letter_href(c))}">{escape(c)}</option>' for c in LETTERS)
