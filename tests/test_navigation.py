@@ -216,3 +216,10 @@ def test_script_controls_without_a_url_and_journal_anchors_stay_as_they_were() -
     assert [a.url for a in anchors(script_index(SCRIPT_LETTERS["onclick"].format(x="A")), "http://s.example/")] == [
         "http://s.example/j/1"
     ]
+
+
+def test_script_letters_are_looked_for_only_where_no_letter_is_a_link() -> None:
+    linked = "".join(f'<a href="/az/{x}">{x}</a>' for x in "ABC")
+    select = '<select onchange="location=this.value"><option value="/other/a">A</option></select>'
+    links = page_links(script_index(linked + select), "http://s.example/")
+    assert [a.url for a in links.letters] == [f"http://s.example/az/{x}" for x in "ABC"]
