@@ -9,9 +9,9 @@
   tiles share the journals' markup.
 - ``campuspress`` (Campus Library): letter pages reached by script, many with one to three journals, beside a
   subject menu and "Most read" / "Latest news" lists heavier than them; its letters are buttons whose ``onclick``
-  goes to the letter's page on the start page, and a ``<select>`` that goes to its value on a letter's page; journal cards inside ``<nav>``, ``role="navigation"`` or a
-  plain list by letter; "Topics" and "News" cards with the journals' classes; pagination in
-  ``<nav aria-label="pagination">``.
+  goes to the letter's page on the start page, and a ``<select>`` that goes to its value on a letter's page;
+  journal cards inside ``<nav>``, ``role="navigation"`` or a plain list by letter; "Topics" and "News" cards with
+  the journals' classes; pagination in ``<nav aria-label="pagination">``.
 
 Journal pages (all three) join the title with hidden spans and the issue date, put a "Featured journal" box
 with the same labels next to the metrics, list sister journals with ISSNs in the footer, and carry an "Editors"
