@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
+from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.page import PageMethod
 
 from journals.cache import RENDERED_HEADER
@@ -245,8 +246,9 @@ class RenderingMiddleware:
     def process_exception(self, request: Request, exception: Exception, spider: object = None) -> Request | None:
         """A request the browser failed on, to be fetched as served instead (meta :data:`RENDERING_FAILED`); the
         failure is counted, logged and told to the spider (``note_rendering(request, failed=True)``). None for a
-        request that was not rendered: the other middlewares (retry) handle it as ever."""
-        if not request.meta.get("playwright"):
+        request that was not rendered, or that was refused (``IgnoreRequest``: out of scope, missing from an offline
+        replay), which is no failure of the browser: the other middlewares (retry) and the errback handle it."""
+        if not request.meta.get("playwright") or isinstance(exception, IgnoreRequest):
             return None
         self.crawler.stats.inc_value("journals/rendering/failed")
         reason = (str(exception).strip().splitlines() or [type(exception).__name__])[0]

@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 from itemadapter import ItemAdapter
-from scrapy import signals
+from scrapy import Request, Spider, signals
+from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
-from journals.browser import abort_request, browser_proxy
+from journals.browser import RENDERING_FAILED, RenderingMiddleware, abort_request, browser_proxy, rendering_meta
 from journals.replay.proxy import ReplayServer
 from journals.spiders.publisher import PublisherSpider
 from lab.crawlrun import descendants_of
@@ -359,3 +360,19 @@ def test_the_browser_proxy_is_the_one_scrapy_uses() -> None:
         "bypass": "localhost,.internal",
     }
     assert browser_proxy({"https": "proxy.example:3128"}) == {"server": "http://proxy.example:3128"}
+
+
+def test_a_failed_render_is_fetched_as_served_and_a_refused_one_is_left_alone() -> None:
+    crawler = get_crawler(Spider)
+    crawler.spider = Spider("failing")
+    middleware = RenderingMiddleware.from_crawler(crawler)
+    request = Request("http://s.example/", meta={**rendering_meta(expand_letters=True), "source": "s"})
+    assert middleware.process_exception(request, IgnoreRequest("offline"), crawler.spider) is None
+    served = middleware.process_exception(request, RuntimeError("Target closed\ncall log"), crawler.spider)
+    assert isinstance(served, Request) and served.dont_filter and served.url == request.url
+    assert served.meta == {"source": "s", RENDERING_FAILED: True}
+    assert crawler.stats.get_value("journals/rendering/failed") == 1
+    middleware.process_request(served, crawler.spider)
+    assert "playwright" not in served.meta, "not rendered again"
+    plain = Request("http://s.example/plain")
+    assert middleware.process_exception(plain, RuntimeError("refused"), crawler.spider) is None
