@@ -144,7 +144,8 @@ def _letters(piece: str) -> int:
 
 
 def anchor_text(element: etree._Element) -> str:
-    """What an anchor says: its visible text, else an image's ``alt``/``title``, else its ``title``/``aria-label``."""
+    """What an anchor says: its visible text, else an image's ``alt``/``title``, else its ``title``/``aria-label``
+    (an image map's area: its ``alt``)."""
     text = visible_text(element, ANCHOR_TEXT_LIMIT)
     if text:
         return text
@@ -152,7 +153,7 @@ def anchor_text(element: etree._Element) -> str:
         text = normalise_text(image.get("alt") or image.get("title") or "")
         if text:
             return text
-    return normalise_text(element.get("title") or element.get("aria-label") or "")
+    return normalise_text(element.get("title") or element.get("aria-label") or element.get("alt") or "")
 
 
 def anchors(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> list[Anchor]:
@@ -201,11 +202,14 @@ def _base_and_origin(root: etree._Element, page_url: str) -> tuple[str, str]:
     return base, f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else ""
 
 
-def script_letters(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> list[Anchor]:
-    """The controls of a page that read as A–Z letters and go to a URL by script (:func:`script_target`), as
-    anchors to that URL, read on the tree :func:`read_anchors` reads."""
+def unlinked_letters(
+    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE
+) -> list[Anchor]:
+    """The A–Z letters of a page that are no ``<a>`` links but go to a URL (:func:`control_target`: a control that
+    goes there by script, an image map's area), as anchors to that URL, read on the tree :func:`read_anchors`
+    reads."""
     page = as_parsed(page_html, page_url)
-    if not any(marker in page.text for marker in SCRIPT_MARKERS):
+    if not any(marker in page.text for marker in LETTER_CONTROL_MARKERS):
         return []
     root = page.prefix_tree(ANCHOR_TAG, max_anchors).root
     if root is None:
@@ -214,7 +218,7 @@ def script_letters(page_html: ParsedPage | str, page_url: str, max_anchors: int 
     strings: dict[tuple[str, str], str] = {}
     opened: dict[etree._Element, _Open] = {}
     found = []
-    for element, target in _script_letter_targets(root, page.text):
+    for element, target in _letter_control_targets(root, page.text):
         parent = element.getparent()
         opened_parent = _opened(parent, opened, strings) if parent is not None else None
         anchor = _anchor(element, base, origin, opened_parent, target)
@@ -223,7 +227,7 @@ def script_letters(page_html: ParsedPage | str, page_url: str, max_anchors: int 
     return found
 
 
-SCRIPT_CONTROLS = (
+LETTER_CONTROLS = (
     (("onclick", "onClick"), etree.XPath("//*[@onclick]")),
     (("data-href", "data-url"), etree.XPath("//*[@data-href or @data-url]")),
     (
@@ -231,12 +235,14 @@ SCRIPT_CONTROLS = (
         etree.XPath("//a[starts-with(normalize-space(@href), 'javascript:')]"),
     ),
     (("<option",), etree.XPath("//option")),
+    (("<area", "<AREA"), etree.XPath("//area[@href]")),
 )
 """Elements that may go to a URL by script (``onclick``, ``data-href`` and ``data-url`` controls, ``javascript:``
-links, a select's options), each query run only on a page whose text holds one of its markers as usually written
+links, a select's options) or are image-map areas, each query run only on a page whose text holds one of its
+markers as usually written
 (a query on the tree takes several times what looking for a string in the text takes; each string looked for costs
 about 0.6 ms a MB)."""
-SCRIPT_MARKERS = tuple(marker for markers, _ in SCRIPT_CONTROLS for marker in markers)
+LETTER_CONTROL_MARKERS = tuple(marker for markers, _ in LETTER_CONTROLS for marker in markers)
 _SCRIPT_URL = re.compile(
     r"""['"]((?:https?://|/|\.{1,2}/|\?)[^'"\s<>]*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?[^'"\s<>]*)?)['"]""",
     re.IGNORECASE,
@@ -245,11 +251,11 @@ _SCRIPT_URL = re.compile(
 _URL_VALUE = re.compile(r"(?:https?://|/|\.{1,2}/|\?)\S*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?\S*)?", re.I)
 
 
-def _script_letter_targets(root: etree._Element, text: str) -> Iterator[tuple[etree._Element, str]]:
-    """Controls of a page (``text`` its HTML) that go to a URL by script, with that URL (:func:`script_target`);
-    links followed as links are left to the anchor walk."""
+def _letter_control_targets(root: etree._Element, text: str) -> Iterator[tuple[etree._Element, str]]:
+    """Controls of a page (``text`` its HTML) that go to a URL, with that URL (:func:`control_target`); links
+    followed as links are left to the anchor walk."""
     seen: set[etree._Element] = set()
-    for markers, query in SCRIPT_CONTROLS:
+    for markers, query in LETTER_CONTROLS:
         if not any(marker in text for marker in markers):
             continue
         for element in query(root):
@@ -259,13 +265,14 @@ def _script_letter_targets(root: etree._Element, text: str) -> Iterator[tuple[et
             href = (element.get("href") or "").strip()
             if element.tag == "a" and href and not href.startswith(("#", "javascript:")):
                 continue
-            if target := script_target(element):
+            if target := control_target(element):
                 yield element, target
 
 
-def script_target(element: etree._Element) -> str | None:
-    """Where a control goes by script, read off its markup, else None.
+def control_target(element: etree._Element) -> str | None:
+    """Where a control that is no ``<a>`` link goes, read off its markup, else None.
 
+    - an image map's ``<area>``: its ``href``;
     - ``data-href``/``data-url``;
     - the first quoted URL of its ``onclick`` or ``javascript:`` href (``location.href='/az/b'``,
       ``goTo('list.php?l=B')``); a call with no URL (``showLetter('B')``) goes nowhere a crawler can follow;
@@ -273,9 +280,12 @@ def script_target(element: etree._Element) -> str | None:
       in a select with a ``name`` inside a ``GET`` form, the form's URL with ``name=value`` (a select that submits
       its form).
 
-    Why here: sites of every age keep their A–Z letters in such controls; reading their URLs costs one XPath per
-    index page, where rendering costs a browser and cannot follow a control that leaves the page.
+    Why here: sites of every age keep their A–Z letters in such controls; reading their URLs costs a few queries on
+    an index page with no linked letter, where rendering costs a browser and cannot follow a control that leaves
+    the page.
     """
+    if element.tag == "area":
+        return (element.get("href") or "").strip() or None
     for attribute in ("data-href", "data-url"):
         if value := (element.get(attribute) or "").strip():
             return value
@@ -288,7 +298,7 @@ def script_target(element: etree._Element) -> str | None:
 
 
 def _option_target(option: etree._Element) -> str | None:
-    """The URL an ``<option>`` stands for (see :func:`script_target`)."""
+    """The URL an ``<option>`` stands for (see :func:`control_target`)."""
     value = (option.get("value") if option.get("value") is not None else option.text or "").strip()
     if _URL_VALUE.fullmatch(value):
         return value
@@ -511,8 +521,8 @@ def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MA
     says how many more it had)."""
     found, left_out = read_anchors(page_html, page_url, max_anchors)
     links = classify(found, page_url)
-    if not links.letters and (scripted := script_letters(page_html, page_url, max_anchors)):
-        links = classify([*found, *scripted], page_url)
+    if not links.letters and (unlinked := unlinked_letters(page_html, page_url, max_anchors)):
+        links = classify([*found, *unlinked], page_url)
     return dataclasses.replace(links, truncated_anchors=left_out)
 
 

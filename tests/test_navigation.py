@@ -175,8 +175,10 @@ SCRIPT_LETTERS = {
     "button": "<button type=\"button\" onclick=\"location='journals.php?letter={x}'\">{x}</button>",
     "javascript href": "<a href=\"javascript:goTo('/az/{x}')\">{x}</a>",
     "data-href": '<span class="letter" data-href="/az/{x}">{x}</span>',
+    "image map": '<map name="az"><area shape="rect" coords="0,0,9,9" href="/az/{x}" alt="{x}"></map>',
 }
-"""A–Z letters that go to their URL by script, in the forms sites use; ``{x}`` is the letter."""
+"""A–Z letters that are no links but go to their URL, by script or as an image map's areas, in the forms sites
+use; ``{x}`` is the letter."""
 
 
 def script_index(letters: str) -> str:
@@ -184,7 +186,7 @@ def script_index(letters: str) -> str:
     return f"<html><body><div class='az'>{letters}</div><ul><li><a href='/j/1'>Journal One</a></li></ul></body></html>"
 
 
-def test_letters_that_go_to_their_url_by_script_are_read_off_the_markup() -> None:
+def test_letters_that_are_no_links_are_read_off_the_markup() -> None:
     for name, markup in SCRIPT_LETTERS.items():
         links = page_links(script_index("".join(markup.format(x=x) for x in "ABC")), "http://s.example/list/")
         expected = "journals.php?letter={x}" if name == "button" else "/az/{x}"
