@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
+from scrapy.downloadermiddlewares.retry import get_retry_request
 from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.page import PageMethod
 
@@ -205,6 +206,13 @@ def browser_proxy(proxies: Mapping[str, str]) -> dict[str, str] | None:
     return proxy
 
 
+def is_timeout(exception: BaseException) -> bool:
+    """Whether ``exception`` says a render took too long: Playwright's ``TimeoutError`` (a navigation, a page
+    method) or the handler's ``RENDER_TIMEOUT`` (:class:`TimeoutError`). Told by name, so that this module does not
+    import Playwright (Playwright's class is no builtin ``TimeoutError``)."""
+    return isinstance(exception, TimeoutError) or type(exception).__name__ == "TimeoutError"
+
+
 def was_rendered(response: Response) -> bool:
     """Whether ``response`` is a page rendered by the browser, fetched now or replayed from the page cache."""
     return "playwright" in response.flags or RENDERED_HEADER in response.headers
@@ -245,15 +253,22 @@ class RenderingMiddleware:
 
     def process_exception(self, request: Request, exception: Exception, spider: object = None) -> Request | None:
         """A request the browser failed on, to be fetched as served instead (meta :data:`RENDERING_FAILED`); the
-        failure is counted, logged and told to the spider (``note_rendering(request, failed=True)``). None for a
+        failure is counted and logged. A render that timed out (a busy machine, a slow site) is first tried again
+        as Scrapy retries a download (``get_retry_request``: ``RETRY_TIMES``, the ``retry/*`` stats), and is not
+        told to the spider; any other failure (the browser cannot start, crashed, the page left) is
+        (``note_rendering(request, failed=True)``), which stops rendering a source that keeps failing. None for a
         request that was not rendered, or that was refused (``IgnoreRequest``: out of scope, missing from an offline
         replay), which is no failure of the browser: the other middlewares (retry) and the errback handle it."""
         if not request.meta.get("playwright") or isinstance(exception, IgnoreRequest):
             return None
-        self.crawler.stats.inc_value("journals/rendering/failed")
         reason = (str(exception).strip().splitlines() or [type(exception).__name__])[0]
+        timed_out = is_timeout(exception)
+        if timed_out and (retry := get_retry_request(request, spider=self.crawler.spider, reason=reason)) is not None:
+            return retry
+        self.crawler.stats.inc_value("journals/rendering/failed")
         self.crawler.spider.logger.warning("The browser failed on %s (%s): fetching it as served", request, reason)
-        self._note(request, failed=True)
+        if not timed_out:
+            self._note(request, failed=True)
         meta = {key: value for key, value in request.meta.items() if not key.lstrip("_").startswith("playwright")}
         meta[RENDERING_FAILED] = True
         return request.replace(meta=meta, dont_filter=True)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from itemadapter import ItemAdapter
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_f_from_coro_f
@@ -363,8 +364,8 @@ def test_the_browser_proxy_is_the_one_scrapy_uses() -> None:
 
 
 def test_a_failed_render_is_fetched_as_served_and_a_refused_one_is_left_alone() -> None:
-    crawler = get_crawler(Spider)
-    crawler.spider = Spider("failing")
+    crawler = get_crawler(Spider, {"RETRY_TIMES": 1})
+    crawler.spider = Spider.from_crawler(crawler, "failing")
     middleware = RenderingMiddleware.from_crawler(crawler)
     request = Request("http://s.example/", meta={**rendering_meta(expand_letters=True), "source": "s"})
     assert middleware.process_exception(request, IgnoreRequest("offline"), crawler.spider) is None
@@ -376,3 +377,21 @@ def test_a_failed_render_is_fetched_as_served_and_a_refused_one_is_left_alone() 
     assert "playwright" not in served.meta, "not rendered again"
     plain = Request("http://s.example/plain")
     assert middleware.process_exception(plain, RuntimeError("refused"), crawler.spider) is None
+
+
+def test_a_render_that_timed_out_is_retried_in_the_browser_before_it_is_fetched_as_served() -> None:
+    """Playwright's timeout and the handler's deadline alike; neither counts toward stopping the source's rendering."""
+    crawler = get_crawler(Spider, {"RETRY_TIMES": 1})
+    crawler.spider = Spider.from_crawler(crawler, "slow")
+    noted: list[bool] = []
+    crawler.spider.note_rendering = lambda request, failed: noted.append(failed)  # type: ignore[attr-defined]
+    middleware = RenderingMiddleware.from_crawler(crawler)
+    request = Request("http://s.example/", meta={**rendering_meta(), "source": "s"})
+    for timeout in (PlaywrightTimeoutError("Page.goto: Timeout 30000ms exceeded."), TimeoutError("took longer")):
+        again = middleware.process_exception(request, timeout, crawler.spider)
+        assert isinstance(again, Request) and again.meta["playwright"] and again.meta["retry_times"] == 1
+        served = middleware.process_exception(again, timeout, crawler.spider)
+        assert isinstance(served, Request) and served.meta.get(RENDERING_FAILED) and "playwright" not in served.meta
+    assert crawler.stats.get_value("retry/count") == 2
+    assert crawler.stats.get_value("journals/rendering/failed") == 2
+    assert noted == []

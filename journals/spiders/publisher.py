@@ -54,7 +54,8 @@ SIGNS_WITHOUT_MEANING = 5
 are taken to mean nothing (its pages are read as served, without looking for their data again)."""
 RENDER_FAILURES_TO_STOP = 3
 """Pages of a source the browser fails on in a row after which the source is no longer rendered (the browser cannot
-start, or the site refuses it): each failed page is fetched as served, and so are the source's pages from then on."""
+start or keeps crashing, or the site refuses it; a render that timed out is retried and does not count): each
+failed page is fetched as served, and so are the source's pages from then on."""
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
 SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin")
