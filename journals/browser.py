@@ -42,7 +42,10 @@ BLOCKED_RESOURCE_TYPES = frozenset({"image", "font", "media"})
 SETTLE_QUIET_MS = 150
 """Milliseconds without a fetch in flight or a change to the document after which a page has settled."""
 SETTLE_LIMIT_MS = 10_000
-"""Milliseconds a page is given to settle; it is read as it is then."""
+"""Milliseconds a page is given to settle; it is read as it is then, unless a fetch is still in flight."""
+FETCH_LIMIT_MS = 30_000
+"""Milliseconds a page is given to settle while a fetch is in flight (a busy machine or a slow API): a list still
+being fetched is waited for, a page that keeps changing is not."""
 RENDERED_EXPANDED_ID = "journals-script-letters"
 """The id of the element a page's script letters' lists are kept in."""
 
@@ -91,10 +94,14 @@ run (a busy machine may take longer than the quiet time between a response's hea
 into), or for :data:`BODY_UNREAD_MS` when its body is never read."""
 
 SETTLE_SCRIPT = """
-async ([quiet, limit]) => {
+async ([quiet, limit, fetchLimit]) => {
   const start = performance.now();
   const pause = () => new Promise(resolve => setTimeout(resolve, 20));
-  while (performance.now() - start < limit) {
+  const waiting = () => {
+    const spent = performance.now() - start;
+    return spent < limit || (window.__journalsInflight > 0 && spent < fetchLimit);
+  };
+  while (waiting()) {
     if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return true;
     await pause();
   }
@@ -104,13 +111,17 @@ async ([quiet, limit]) => {
 """Wait until the page has settled (see :data:`WATCH_SCRIPT`); whether it did within the limit."""
 
 EXPAND_LETTERS_SCRIPT = """
-async ([quiet, limit, keptId]) => {
+async ([quiet, limit, fetchLimit, keptId]) => {
   const LETTER = /^(?:[A-Z]|0\\s*[-\\u2013]\\s*9|#)$/;
   const pause = () => new Promise(resolve => setTimeout(resolve, 20));
   const settle = async () => {
     const start = performance.now();
     await pause();
-    while (performance.now() - start < limit) {
+    const waiting = () => {
+      const spent = performance.now() - start;
+      return spent < limit || (window.__journalsInflight > 0 && spent < fetchLimit);
+    };
+    while (waiting()) {
       if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return;
       await pause();
     }
@@ -132,7 +143,7 @@ async ([quiet, limit, keptId]) => {
   }
   const kept = document.createElement('div');
   kept.id = keptId;
-  for (const [letter, control] of controls) {
+  const expand = async (letter, control) => {
     const changed = new Set();
     const observer = new MutationObserver(records => {
       for (const record of records) if (record.addedNodes.length) changed.add(record.target);
@@ -148,13 +159,20 @@ async ([quiet, limit, keptId]) => {
       section.innerHTML = target.innerHTML;
       kept.appendChild(section);
     }
+    return targets.length > 0;
+  };
+  const missed = [];
+  for (const [letter, control] of controls) {
+    if (!await expand(letter, control)) missed.push([letter, control]);
   }
+  for (const [letter, control] of missed) await expand(letter, control);
   document.body.appendChild(kept);
   return controls.length;
 }
 """
 """Click every A–Z control of the page that is a script handler (not a link), one after the other, and keep what
-each click added, in a ``section`` per letter under one element at the end of the body."""
+each click added, in a ``section`` per letter under one element at the end of the body. A letter whose click
+changed nothing (its list came after the wait, on a busy machine) is clicked once more at the end."""
 
 
 def abort_request(request: PlaywrightRequest) -> bool:
@@ -170,10 +188,14 @@ async def watch_page(page: Page, request: Request) -> None:
 def rendering_meta(*, expand_letters: bool = False) -> dict[str, Any]:
     """The request meta that renders a page: in the browser, waiting for its scripts to settle, and with
     ``expand_letters`` its script letters clicked and their lists kept."""
-    methods = [PageMethod("evaluate", SETTLE_SCRIPT, [SETTLE_QUIET_MS, SETTLE_LIMIT_MS])]
+    methods = [PageMethod("evaluate", SETTLE_SCRIPT, [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS])]
     if expand_letters:
         methods.append(
-            PageMethod("evaluate", EXPAND_LETTERS_SCRIPT, [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, RENDERED_EXPANDED_ID])
+            PageMethod(
+                "evaluate",
+                EXPAND_LETTERS_SCRIPT,
+                [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS, RENDERED_EXPANDED_ID],
+            )
         )
     return {
         "playwright": True,

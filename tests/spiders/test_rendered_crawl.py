@@ -35,13 +35,14 @@ def test_the_script_built_sites_reach_the_bar_in_chromium(seed: int, tmp_path: P
         sandbox.server.shutdown()
         sandbox.server.server_close()
     assert result.returncode == 0, result.stderr[-3000:]
+    log = result.stderr
     report = evaluate(sandbox.truth, read_items(feed), SCRIPTED)
+    rendering = "\n".join(re.findall(r"'(?:journals/rendering|retry|playwright/page_count)[^,]*|.*The browser .*", log))
     for site in SCRIPTED:
         score = report.sites[site]
-        assert score.coverage == 1.0, site
+        assert score.coverage == 1.0, f"{site} coverage {score.coverage}\n{rendering}"
         low = {name: round(cell.f1, 4) for name, cell in score.cells.items() if cell.f1 < 0.99}
-        assert low == {}, site
-    log = result.stderr
+        assert low == {}, f"{site}\n{rendering}"
     assert _stat(log, "playwright/browser_count") == 1, "one browser for the crawl"
     assert _stat(log, "journals/rendering/detected/listing") > 0, "scriptlist's letter pages are found script-built"
     assert _stat(log, "journals/rendering/signs/script_letters") == 1, "scriptapp's letters are clicked"
