@@ -182,16 +182,21 @@ def read_anchors(
     root, left_out = as_parsed(page_html, page_url).prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
         return [], left_out
-    base, origin = _base_and_origin(root, page_url)
+    return _walk(((element, None) for element in root.iter("a")), *_base_and_origin(root, page_url)), left_out
+
+
+def _walk(elements: Iterable[tuple[etree._Element, str | None]], base: str, origin: str) -> list[Anchor]:
+    """The followable anchors of ``elements`` (each with the URL it goes to, None for its own ``href``), in order;
+    their ancestors are opened once each (:class:`_Open`)."""
     strings: dict[tuple[str, str], str] = {}
     opened: dict[etree._Element, _Open] = {}
     found = []
-    for element in root.iter("a"):
+    for element, href in elements:
         parent = element.getparent()
-        anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None)
+        anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None, href)
         if anchor is not None:
             found.append(anchor)
-    return found, left_out
+    return found
 
 
 def _base_and_origin(root: etree._Element, page_url: str) -> tuple[str, str]:
@@ -202,29 +207,13 @@ def _base_and_origin(root: etree._Element, page_url: str) -> tuple[str, str]:
     return base, f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else ""
 
 
-def unlinked_letters(
-    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE
-) -> list[Anchor]:
-    """The A–Z letters of a page that are no ``<a>`` links but go to a URL (:func:`control_target`: a control that
-    goes there by script, an image map's area), as anchors to that URL, read on the tree :func:`read_anchors`
-    reads."""
-    page = as_parsed(page_html, page_url)
-    if not any(marker in page.text for marker in LETTER_CONTROL_MARKERS):
+def _unlinked_letters(root: etree._Element, text: str, base: str, origin: str) -> list[Anchor]:
+    """The A–Z letters of a page (``root`` its tree, ``text`` its HTML) that are no ``<a>`` links but go to a URL
+    (:func:`control_target`: a control that goes there by script, an image map's area), as anchors to that URL."""
+    if not any(marker in text for marker in LETTER_CONTROL_MARKERS):
         return []
-    root = page.prefix_tree(ANCHOR_TAG, max_anchors).root
-    if root is None:
-        return []
-    base, origin = _base_and_origin(root, page_url)
-    strings: dict[tuple[str, str], str] = {}
-    opened: dict[etree._Element, _Open] = {}
-    found = []
-    for element, target in _letter_control_targets(root, page.text):
-        parent = element.getparent()
-        opened_parent = _opened(parent, opened, strings) if parent is not None else None
-        anchor = _anchor(element, base, origin, opened_parent, target)
-        if anchor is not None and _patterns()["letter"].fullmatch(anchor.text):
-            found.append(anchor)
-    return found
+    letter = _patterns()["letter"]
+    return [a for a in _walk(_letter_control_targets(root, text), base, origin) if letter.fullmatch(a.text)]
 
 
 LETTER_CONTROLS = (
@@ -243,12 +232,11 @@ markers as usually written
 (a query on the tree takes several times what looking for a string in the text takes; each string looked for costs
 about 0.6 ms a MB)."""
 LETTER_CONTROL_MARKERS = tuple(marker for markers, _ in LETTER_CONTROLS for marker in markers)
-_SCRIPT_URL = re.compile(
-    r"""['"]((?:https?://|/|\.{1,2}/|\?)[^'"\s<>]*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?[^'"\s<>]*)?)['"]""",
-    re.IGNORECASE,
-)
-"""A quoted URL in a script: absolute, root- or dot-relative, a query, or a page's file name (``list.php?l=B``)."""
-_URL_VALUE = re.compile(r"(?:https?://|/|\.{1,2}/|\?)\S*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?\S*)?", re.I)
+_URL_FORM = r"""(?:https?://|/|\.{1,2}/|\?)[^'"\s<>]*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?[^'"\s<>]*)?"""
+"""What reads as a URL: absolute, root- or dot-relative, a query, or a page's file name (``list.php?l=B``)."""
+_SCRIPT_URL = re.compile(rf"""['"]({_URL_FORM})['"]""", re.IGNORECASE)
+"""A quoted URL in a script."""
+_URL_VALUE = re.compile(_URL_FORM, re.IGNORECASE)
 
 
 def _letter_control_targets(root: etree._Element, text: str) -> Iterator[tuple[etree._Element, str]]:
@@ -519,9 +507,14 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
 def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had)."""
-    found, left_out = read_anchors(page_html, page_url, max_anchors)
+    page = as_parsed(page_html, page_url)
+    root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
+    if root is None:
+        return dataclasses.replace(classify([], page_url), truncated_anchors=left_out)
+    base, origin = _base_and_origin(root, page_url)
+    found = _walk(((element, None) for element in root.iter("a")), base, origin)
     links = classify(found, page_url)
-    if not links.letters and (unlinked := unlinked_letters(page_html, page_url, max_anchors)):
+    if not links.letters and (unlinked := _unlinked_letters(root, page.text, base, origin)):
         links = classify([*found, *unlinked], page_url)
     return dataclasses.replace(links, truncated_anchors=left_out)
 
