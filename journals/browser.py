@@ -86,27 +86,28 @@ WATCH_SCRIPT = """
   };
   new MutationObserver(() => { window.__journalsChanged = performance.now(); })
     .observe(document, {childList: true, subtree: true, characterData: true});
+  window.__journalsSettle = async (quiet, limit, fetchLimit, start = performance.now()) => {
+    const waiting = () => {
+      const spent = performance.now() - start;
+      return spent < limit || (window.__journalsInflight > 0 && spent < fetchLimit);
+    };
+    while (waiting()) {
+      if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return true;
+      await new Promise(resolve => setTimeout(resolve, 20));
+    }
+    return false;
+  };
 })();
 """.replace("BODY_UNREAD_MS", str(BODY_UNREAD_MS))
-"""Installed before a rendered page's own scripts: counts fetches in flight and notes when the document last
-changed, for :data:`SETTLE_SCRIPT`. A fetch is in flight until its body is read and the callbacks waiting on it have
-run (a busy machine may take longer than the quiet time between a response's headers and the list it is written
-into), or for :data:`BODY_UNREAD_MS` when its body is never read."""
+"""Installed before a rendered page's own scripts: counts fetches in flight, notes when the document last changed,
+and defines the one wait for the page to settle (``__journalsSettle``) that :data:`SETTLE_SCRIPT` and
+:data:`EXPAND_LETTERS_SCRIPT` call: no fetch in flight and the document unchanged for ``quiet`` ms, waited for up
+to ``limit`` ms, or ``fetchLimit`` ms while a fetch is in flight. A fetch is in flight until its body is read and
+the callbacks waiting on it have run (a busy machine may take longer than the quiet time between a response's
+headers and the list it is written into), or for :data:`BODY_UNREAD_MS` when its body is never read."""
 
 SETTLE_SCRIPT = """
-async ([quiet, limit, fetchLimit]) => {
-  const start = performance.now();
-  const pause = () => new Promise(resolve => setTimeout(resolve, 20));
-  const waiting = () => {
-    const spent = performance.now() - start;
-    return spent < limit || (window.__journalsInflight > 0 && spent < fetchLimit);
-  };
-  while (waiting()) {
-    if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return true;
-    await pause();
-  }
-  return false;
-}
+async ([quiet, limit, fetchLimit]) => window.__journalsSettle(quiet, limit, fetchLimit)
 """
 """Wait until the page has settled (see :data:`WATCH_SCRIPT`); whether it did within the limit."""
 
@@ -116,15 +117,8 @@ async ([quiet, limit, fetchLimit, keptId]) => {
   const pause = () => new Promise(resolve => setTimeout(resolve, 20));
   const settle = async () => {
     const start = performance.now();
-    await pause();
-    const waiting = () => {
-      const spent = performance.now() - start;
-      return spent < limit || (window.__journalsInflight > 0 && spent < fetchLimit);
-    };
-    while (waiting()) {
-      if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return;
-      await pause();
-    }
+    await pause();  // the click's handlers start their fetches
+    await window.__journalsSettle(quiet, limit, fetchLimit, start);
   };
   const isHandler = (element) => {
     if (element.tagName === 'A') {
