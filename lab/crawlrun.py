@@ -76,25 +76,25 @@ def descendants_of(pid: int) -> list[int]:
     return found
 
 
-def resident_bytes(pid: int) -> int:
-    """A live process's resident memory now (``VmRSS``), from ``/proc``; 0 where unavailable."""
+def _proc_kilobytes(path: str, field: str) -> int:
+    """The ``FIELD:  N kB`` line of a ``/proc`` file, in bytes; 0 where the file or the line is missing."""
     try:
-        status = Path(f"/proc/{pid}/status").read_text()
+        text = Path(path).read_text()
     except OSError:
         return 0
-    match = re.search(r"VmRSS:\s+(\d+) kB", status)
+    match = re.search(rf"^{field}:\s+(\d+) kB", text, re.MULTILINE)
     return int(match[1]) * 1024 if match else 0
+
+
+def resident_bytes(pid: int) -> int:
+    """A live process's resident memory now (``VmRSS``), from ``/proc``; 0 where unavailable."""
+    return _proc_kilobytes(f"/proc/{pid}/status", "VmRSS")
 
 
 def proportional_bytes(pid: int) -> int:
     """A live process's proportional set size now (``Pss`` of ``/proc/PID/smaps_rollup``: its private pages plus its
     share of the pages it shares with other processes); 0 where unavailable."""
-    try:
-        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
-    except OSError:
-        return 0
-    match = re.search(r"^Pss:\s+(\d+) kB", rollup, re.MULTILINE)
-    return int(match[1]) * 1024 if match else 0
+    return _proc_kilobytes(f"/proc/{pid}/smaps_rollup", "Pss")
 
 
 def browser_memory_bytes(pid: int) -> int:
