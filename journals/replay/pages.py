@@ -1,4 +1,4 @@
-"""The real saved publisher pages (``../shared/data/real``): where they are, what their manifest says of them.
+"""The real saved publisher pages (``../shared/data/real`` and ``real-2``): where they are, what their manifests say.
 
 Pages are compared and served by a loose URL key: no scheme, no fragment, no default port, no trailing slash, the
 host lower-cased, so ``https://www.mdpi.com/journal/ai/`` and ``http://www.mdpi.com/journal/ai#x`` are one page.
@@ -14,9 +14,13 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 REAL_PAGES_ENV = "JOURNALS_REAL_PAGES"
-"""Environment variable overriding where the saved pages are (their folder or their ``manifest.json``)."""
+"""Environment variable overriding where the saved pages are: their folders or ``manifest.json`` files, several
+joined by ``os.pathsep`` (``:``) as one corpus."""
 DEFAULT_REAL_PAGES = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
 """``../shared/data/real`` from the project's root."""
+DEFAULT_REAL_CORPUS = (DEFAULT_REAL_PAGES, DEFAULT_REAL_PAGES.with_name("real-2"))
+"""The folders read as one corpus when nothing else is named: pages handed over later came in folders of their
+own so that tests reading the first folder kept passing; every measurement reads them all."""
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -86,9 +90,27 @@ def resolve_manifest(location: str | os.PathLike[str] | None = None) -> Path:
     return manifest
 
 
+def resolve_corpus(location: str | os.PathLike[str] | None = None) -> list[Path]:
+    """The ``manifest.json`` files of one corpus: ``location`` (folders or files joined by ``os.pathsep``), else
+    ``$JOURNALS_REAL_PAGES``, else :data:`DEFAULT_REAL_CORPUS` (those of its folders that exist, the first
+    required). ``FileNotFoundError`` when a named one has no manifest."""
+    named = os.fspath(location) if location else os.environ.get(REAL_PAGES_ENV)
+    if named:
+        return [resolve_manifest(part) for part in named.split(os.pathsep) if part]
+    first, *more = DEFAULT_REAL_CORPUS
+    return [resolve_manifest(first)] + [resolve_manifest(folder) for folder in more if folder.is_dir()]
+
+
 def load_saved_pages(location: str | os.PathLike[str] | None = None) -> list[SavedPage]:
-    """Every saved page of the manifest at ``location`` (see :func:`resolve_manifest`), in manifest order."""
-    manifest = resolve_manifest(location)
+    """Every saved page of the corpus at ``location`` (see :func:`resolve_corpus`), in manifest order."""
+    pages = []
+    for manifest in resolve_corpus(location):
+        pages.extend(_manifest_pages(manifest))
+    return pages
+
+
+def _manifest_pages(manifest: Path) -> list[SavedPage]:
+    """The pages one ``manifest.json`` lists, in its order."""
     entries = json.loads(manifest.read_text(encoding="utf-8"))
     pages = []
     for entry in entries:

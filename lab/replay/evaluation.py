@@ -34,7 +34,7 @@ from typing import Any
 from journals.decoding import decode_html
 from journals.extraction import LearnedRules, extract_journal
 from journals.items import FetchedPage
-from journals.replay.pages import SavedPage, load_saved_pages, resolve_manifest
+from journals.replay.pages import SavedPage, load_saved_pages, resolve_corpus
 from journals.replay.proxy import HTML_TYPE, ReplayServer
 from lab.replay.scoring import JournalScore, ListScore, score_journal, score_list
 
@@ -171,11 +171,11 @@ def table(lists: list[ListResult], journals: list[JournalResult]) -> list[str]:
     return rows
 
 
-def figures(lists: list[ListResult], journals: list[JournalResult], manifest: Path) -> dict[str, Any]:
+def figures(lists: list[ListResult], journals: list[JournalResult], manifests: list[Path]) -> dict[str, Any]:
     """Everything measured, as JSON-ready data."""
     return {
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "manifest": str(manifest),
+        "manifests": [str(manifest) for manifest in manifests],
         "lists": [
             asdict(r) | {"recall": r.score.recall, "precision": r.score.precision} for r in lists
         ],
@@ -188,10 +188,10 @@ def figures(lists: list[ListResult], journals: list[JournalResult], manifest: Pa
     }  # fmt: skip
 
 
-def run(args: argparse.Namespace) -> tuple[list[ListResult], list[JournalResult], Path]:
+def run(args: argparse.Namespace) -> tuple[list[ListResult], list[JournalResult], list[Path]]:
     """Serve the saved pages, crawl the list pages, extract the journal pages."""
-    manifest = resolve_manifest(args.data)
-    pages = [page for page in load_saved_pages(manifest) if not args.only or page.name in args.only]
+    manifests = resolve_corpus(args.data)
+    pages = [page for page in load_saved_pages(args.data) if not args.only or page.name in args.only]
     if args.only and len(pages) != len(set(args.only)):
         raise HarnessError(f"no saved page named {sorted(set(args.only) - {p.name for p in pages})}")
     server = ReplayServer.for_saved_pages(pages)
@@ -201,26 +201,28 @@ def run(args: argparse.Namespace) -> tuple[list[ListResult], list[JournalResult]
     finally:
         server.stop()
     journals = [evaluate_journal(page) for page in pages if page.kind == "journal"]
-    return lists, journals, manifest
+    return lists, journals, manifests
 
 
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the table, write ``--json``; 0 unless the harness failed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", metavar="DIR_OR_MANIFEST", help="the saved pages (default: ../shared/data/real)")
+    parser.add_argument(
+        "--data", metavar="DIRS_OR_MANIFESTS", help="the saved pages, several joined by ':' (default: real and real-2)"
+    )
     parser.add_argument("--json", metavar="FILE", help="write the figures as JSON to FILE")
     parser.add_argument("--crawl-timeout", type=int, default=DEFAULT_CRAWL_TIMEOUT, help="seconds per list crawl")
     parser.add_argument("--only", metavar="NAME", action="append", help="only this page (file stem); repeatable")
     args = parser.parse_args(argv)
     try:
-        lists, journals, manifest = run(args)
+        lists, journals, manifests = run(args)
     except (HarnessError, OSError, ValueError, KeyError) as error:
         print(f"eval-real: {error}", file=sys.stderr)
         return 1
-    print(f"Real pages replayed under their URLs ({manifest.parent}):")
+    print(f"Real pages replayed under their URLs ({', '.join(str(m.parent) for m in manifests)}):")
     print("\n".join(table(lists, journals)))
     if args.json:
-        data = figures(lists, journals, manifest)
+        data = figures(lists, journals, manifests)
         Path(args.json).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
-from journals.replay.pages import REAL_PAGES_ENV, load_saved_pages, resolve_manifest, url_key, usable_url
+from journals.replay.pages import (
+    REAL_PAGES_ENV,
+    load_saved_pages,
+    resolve_corpus,
+    resolve_manifest,
+    url_key,
+    usable_url,
+)
 
 
 def test_url_key_ignores_scheme_fragment_default_port_and_trailing_slash():
@@ -44,3 +52,20 @@ def test_manifest_from_folder_file_or_environment(tmp_path, monkeypatch):
     assert pages[1].expected == {"issn": None}
     with pytest.raises(FileNotFoundError):
         resolve_manifest(tmp_path / "pages")
+
+
+def test_a_corpus_of_several_folders_reads_them_all_as_one(tmp_path, monkeypatch):
+    for folder, name in (("real", "a"), ("real-2", "b")):
+        (tmp_path / folder / "pages").mkdir(parents=True)
+        (tmp_path / folder / "pages" / f"{name}.html").write_text("<p>x</p>", encoding="utf-8")
+        entries = [{"file": f"pages/{name}.html", "kind": "journal", "url": f"https://p.org/{name}"}]
+        (tmp_path / folder / "manifest.json").write_text(json.dumps(entries), encoding="utf-8")
+    monkeypatch.setenv(REAL_PAGES_ENV, f"{tmp_path / 'real'}{os.pathsep}{tmp_path / 'real-2'}")
+    assert [page.name for page in load_saved_pages()] == ["a", "b"]
+    assert resolve_corpus() == [tmp_path / "real" / "manifest.json", tmp_path / "real-2" / "manifest.json"]
+    with pytest.raises(FileNotFoundError):
+        load_saved_pages(f"{tmp_path / 'real'}{os.pathsep}{tmp_path / 'missing'}")
+
+
+def test_the_default_corpus_holds_both_handed_over_folders():
+    assert [manifest.parent.name for manifest in resolve_corpus()] == ["real", "real-2"]
