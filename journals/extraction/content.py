@@ -166,7 +166,47 @@ def content_roots(root: etree._Element, region_xpaths: Iterable[str] = ()) -> li
     region = title_region(root, first_h1(root))
     if not any(r is region or r in set(region.iterancestors()) for r in roots):
         roots = [r for r in roots if r not in set(region.iterdescendants())] + [region]
+    for panel in own_panels(root):
+        if not any(r is panel or r in set(panel.iterancestors()) for r in roots):
+            roots.append(panel)
     return roots
+
+
+SIDE_MARKERS = re.compile(r"sidebar|side-bar|side_bar|sidepanel|side-panel", re.IGNORECASE)
+"""Classes and ids of a page's side column, where a journal's own facts panel may sit as well as teasers."""
+
+
+def own_panels(root: etree._Element) -> list[etree._Element]:
+    """The page's side panels headed as the journal's own facts (:func:`is_own_panel`), outside its main
+    content: an ``<aside>`` "Journal metrics", a sidebar's "About this article" box."""
+    panels = []
+    for element in root.iter("aside", "div", "section"):
+        if element.tag != "aside" and not SIDE_MARKERS.search(f"{element.get('class', '')} {element.get('id', '')}"):
+            continue
+        if is_own_panel(element) and not is_hidden(element) and not any(p in panels for p in element.iterancestors()):
+            panels.append(element)
+    return panels
+
+
+def is_own_panel(box: etree._Element) -> bool:
+    """Whether ``box``'s first heading says it holds the journal's own facts ("Journal metrics", "About this
+    article": the vocabulary's ``own_panel_headings``).
+
+    Why: a position is not a verdict. Publishers put the journal's metrics and identifiers in a sidebar as often
+    as in the main column; a sidebar's teaser is told apart by naming another journal (:func:`names_another_journal`),
+    and a panel headed as the journal's own is read wherever it sits.
+    """
+    heading = next(box.iter("h1", "h2", "h3", "h4", "h5", "h6"), None)
+    if heading is None:
+        return False
+    text = " ".join("".join(heading.itertext()).split())
+    return len(text) <= HEADING_LENGTH and bool(_own_heading().match(normalise_label(text)))
+
+
+@cache
+def _own_heading() -> re.Pattern[str]:
+    phrases = sorted({normalise_label(p) for p in extraction_phrases()["own_panel_headings"]}, key=len, reverse=True)
+    return re.compile(rf"^(?:{'|'.join(map(re.escape, phrases))})(?:\s+(?:19|20)\d\d)?$")
 
 
 def _skipped(element: etree._Element) -> bool:
@@ -174,12 +214,12 @@ def _skipped(element: etree._Element) -> bool:
     if not isinstance(tag, str):
         return True
     if tag in SKIPPED_TAGS and not (tag in CONTENT_HEADER_TAGS and _inside_content(element)):
-        return True
+        return tag != "aside" or not is_own_panel(element)
     if is_hidden(element):
         return True
     marker = f"{element.get('class', '')} {element.get('id', '')}"
     if marker.strip() and DECOY_MARKERS.search(marker):
-        return True
+        return not (SIDE_MARKERS.search(marker) and is_own_panel(element))
     return tag in BOX_TAGS and names_another_journal(element)
 
 

@@ -28,6 +28,7 @@ from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate, Locator
 from journals.extraction.structured import SITE_NAME, has_structured_data, is_article_page, structured_values
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
+from journals.extraction.titles import agreed_title, title_candidates
 from journals.extraction.values import Parsed, is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.page import ParsedPage
@@ -404,6 +405,30 @@ def _add_footer_issns(documents: Iterable[tuple[PageLike, ParsedPage]], extracti
             return
 
 
+def _agree_on_title(
+    documents: Iterable[tuple[PageLike, ParsedPage]], extraction: Extraction, listing_title: str | None
+) -> None:
+    """The title the home page's places agree on (:mod:`journals.extraction.titles`), where it differs from the
+    one read: a former title in a meta tag, a section's heading, an address, or none at all. Meta tags outvoted
+    on the title name a former journal: their ISSNs go with it."""
+    home = next(((page, doc) for page, doc in documents if page.role == "home" and doc.tree is not None), None)
+    if home is None:
+        return
+    page, document = home
+    assert document.tree is not None
+    held = extraction.values.get("title")
+    current = str(held.value) if held is not None and held.value is not None else None
+    agreed = agreed_title(title_candidates(document.tree, listing_title), current)
+    if agreed is None and current is not None:
+        del extraction.values["title"]  # an address is no title
+    elif agreed is not None and agreed != current:
+        extraction.values["title"] = Found(agreed, agreed, page.url, None, "agreement")
+        if held is not None and held.method == "structured":
+            for name in ("issn", "eissn"):  # the meta tags describe the title the page no longer shows
+                if (found := extraction.values.get(name)) is not None and found.method == "structured":
+                    del extraction.values[name]
+
+
 RegionFinder = Callable[[ParsedPage], Iterable[str]]
 """The main regions of a parsed page (:class:`journals.mdr.mining.MainRegions` with the crawl's set-up)."""
 
@@ -440,6 +465,7 @@ def extract_journal(
                 extraction.values[name] = found
     if "issn" not in extraction.values and "eissn" not in extraction.values:
         _add_footer_issns(documents, extraction)
+    _agree_on_title(documents, extraction, listing_title)
     if "title" not in extraction.values and listing_title:
         extraction.values["title"] = Found(listing_title, listing_title, "", None, "listing")
     return extraction

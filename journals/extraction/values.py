@@ -274,7 +274,7 @@ _LONGEST_SITE_WORD = 40
 
 _COPYRIGHT_START = re.compile(
     r"^(?:copyright\b\s*:?\s*)?(?:©|\(c\))?\s*(?:copyright\b\s*:?\s*)?"
-    r"(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:(?:19|20)\d\d|present))?[\s,]*)*",
+    r"(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:(?:19|20)\d\d|present))?[\s,]*)*(?:(?:©|\(c\))\s*)?",
     re.IGNORECASE,
 )
 _HOLDER_END = re.compile(r"\s*(?:all\s+rights\s+reserved|\||;|\s[–—-]\s|\bsubject\s+to\b)", re.IGNORECASE)
