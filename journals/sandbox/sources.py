@@ -160,6 +160,45 @@ _SPECS: tuple[SiteSpec, ...] = (
         page_size=1000,
         selection_rate=0.1,
     ),
+    # Issue 23: sites whose journal pages have real sites' shapes, built without reading the crawler
+    # (journals.sandbox.unseen_pages); each lists a share of every publisher's journals.
+    _registered(
+        "sidebar",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "sjr", "editor_in_chief"),
+        page_size=20,
+        selection_rate=0.08,
+    ),
+    _registered(
+        "prose",
+        (
+            "title",
+            "issn",
+            "eissn",
+            "impact_factor",
+            "five_year_impact_factor",
+            "citescore",
+            "acceptance_rate",
+            "editor_in_chief",
+        ),
+        page_size=15,
+        selection_rate=0.06,
+        omitted=(("impact_factor", 0.2),),
+        decimals=(("five_year_impact_factor", 2),),
+    ),
+    _registered(
+        "yeartable",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "sjr", "editor_in_chief"),
+        page_size=25,
+        selection_rate=0.1,
+        omitted=(("issn", 0.25), ("impact_factor", 0.25), ("sjr", 0.25), ("editor_in_chief", 0.25)),
+    ),
+    _registered(
+        "masthead",
+        ("title", "issn", "eissn", "publisher", "impact_factor"),
+        page_size=10,
+        selection_rate=0.07,
+        omitted=(("impact_factor", 0.3),),
+    ),
 )
 SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[name] for name in site_names())
 """Every site of the registry, in its order, as the sandbox builds it (a registry site without a spec here is a
