@@ -145,6 +145,17 @@ class SidebarTemplates(UnseenTemplates):
             f"<p>{link(self.journal_path(index) + '/stats', 'View all metrics')}</p></aside>"
         )
 
+    def featured_index(self, index: int) -> int:
+        """Another journal of the site that shows an impact factor and an ISSN, so that the decoy has both."""
+        others = self.site.journal_indices
+        start = (index * 13 + 7) % len(others)
+        for step in range(len(others)):
+            other = others[(start + step) % len(others)]
+            _, values = self.values(other)
+            if other != index and values.get("impact_factor") is not None and values.get("issn"):
+                return other
+        return others[start]
+
     def featured_aside(self, index: int, form: int) -> str:
         """Another journal's impact factor and ISSN, with the same labels: the decoy."""
         other = self.featured_index(index)
