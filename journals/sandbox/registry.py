@@ -22,6 +22,7 @@ from journals.sandbox.site_templates import (
     SpringerTemplates,
     WileyTemplates,
 )
+from journals.sandbox.unseen_pages import MastheadTemplates, ProseTemplates, SidebarTemplates, YearTableTemplates
 
 TEMPLATES: dict[str, type[SiteTemplates]] = {
     "elsevier": ElsevierTemplates,
@@ -38,5 +39,9 @@ TEMPLATES: dict[str, type[SiteTemplates]] = {
     "campuspress": CampusPressTemplates,
     "scriptlist": ScriptListTemplates,
     "scriptapp": ScriptAppTemplates,
+    "sidebar": SidebarTemplates,
+    "prose": ProseTemplates,
+    "yeartable": YearTableTemplates,
+    "masthead": MastheadTemplates,
 }
 """The template class of every sandbox site, by the site's name in :data:`journals.sandbox.sources.SITE_SPECS`."""

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from journals.domain.sites import site, site_names
 from journals.sandbox.relation import JournalRelation, SandboxJournal
@@ -37,11 +38,18 @@ class SiteSpec:
     stale_rate: float = 0.0
     round_rate: float = 0.0
     wrong_rate: float = 0.0
+    omitted: tuple[tuple[str, float], ...] = ()
+    """(attribute, share): a site that leaves a row out of some journals' pages (real sites' optional rows) shows
+    nothing for that share of its journals, each attribute drawn apart from the others and from the error."""
+    decimals: tuple[tuple[str, int], ...] = ()
+    """(metric, decimals): a site that writes a metric with fewer decimals than the relation holds (a five-year
+    impact factor of "4.02") shows, and so its truth holds, the rounded value."""
 
 
-def _registered(name: str, attributes: tuple[str, ...], page_size: int, **rates: float) -> SiteSpec:
-    """The spec of the registry's site ``name``, of the kind the registry (``settings/sites.json``) gives it."""
-    return SiteSpec(name, site(name).kind, attributes, page_size, **rates)
+def _registered(name: str, attributes: tuple[str, ...], page_size: int, **options: Any) -> SiteSpec:
+    """The spec of the registry's site ``name``, of the kind the registry (``settings/sites.json``) gives it;
+    ``options`` are the :class:`SiteSpec` fields after ``page_size`` (rates, omitted rows, decimals)."""
+    return SiteSpec(name, site(name).kind, attributes, page_size, **options)
 
 
 _SPECS: tuple[SiteSpec, ...] = (
@@ -152,6 +160,45 @@ _SPECS: tuple[SiteSpec, ...] = (
         page_size=1000,
         selection_rate=0.1,
     ),
+    # Issue 23: sites whose journal pages have real sites' shapes, built without reading the crawler
+    # (journals.sandbox.unseen_pages); each lists a share of every publisher's journals.
+    _registered(
+        "sidebar",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "sjr", "editor_in_chief"),
+        page_size=20,
+        selection_rate=0.08,
+    ),
+    _registered(
+        "prose",
+        (
+            "title",
+            "issn",
+            "eissn",
+            "impact_factor",
+            "five_year_impact_factor",
+            "citescore",
+            "acceptance_rate",
+            "editor_in_chief",
+        ),
+        page_size=15,
+        selection_rate=0.06,
+        omitted=(("impact_factor", 0.2),),
+        decimals=(("five_year_impact_factor", 2),),
+    ),
+    _registered(
+        "yeartable",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "sjr", "editor_in_chief"),
+        page_size=25,
+        selection_rate=0.1,
+        omitted=(("issn", 0.25), ("impact_factor", 0.25), ("sjr", 0.25), ("editor_in_chief", 0.25)),
+    ),
+    _registered(
+        "masthead",
+        ("title", "issn", "eissn", "publisher", "impact_factor"),
+        page_size=10,
+        selection_rate=0.07,
+        omitted=(("impact_factor", 0.3),),
+    ),
 )
 SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[name] for name in site_names())
 """Every site of the registry, in its order, as the sandbox builds it (a registry site without a spec here is a
@@ -247,4 +294,17 @@ class Site:
                 if name == "citescore":
                     value = round(value, 1)  # CiteScore is published with one decimal, stale or not
             shown[name] = value
+        return self._as_written(journal, shown)
+
+    def _as_written(self, journal: SandboxJournal, shown: dict[str, object]) -> dict[str, object]:
+        """``shown`` without the rows this journal's pages leave out and with the site's decimals (a stream of its
+        own, so the other sites' values stay as they were)."""
+        omit = self.rng(journal.index, "omit")
+        for name, share in self.spec.omitted:
+            if omit.random() < share:
+                shown[name] = None
+        for name, places in self.spec.decimals:
+            value = shown.get(name)
+            if isinstance(value, float):
+                shown[name] = round(value, places)
         return shown
