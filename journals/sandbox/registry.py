@@ -1,5 +1,5 @@
-"""Each sandbox site's templates by site name: the generated publishers, the held-out site, the real web's shapes and
-the scripted sites.
+"""Each sandbox site's templates by site name: the generated publishers, the held-out site, the real web's shapes,
+the scripted sites and the unseen sites.
 
 The registry lives apart from :mod:`journals.sandbox.site_templates` because the held-out and real-web templates
 subclass that module's :class:`~journals.sandbox.site_templates.SiteTemplates`: listing them there made the modules
@@ -22,6 +22,7 @@ from journals.sandbox.site_templates import (
     SpringerTemplates,
     WileyTemplates,
 )
+from journals.sandbox.unseen_lists import AreasTemplates, BySubjectTemplates, RowLinksTemplates, SelectGoTemplates
 
 TEMPLATES: dict[str, type[SiteTemplates]] = {
     "elsevier": ElsevierTemplates,
@@ -38,5 +39,9 @@ TEMPLATES: dict[str, type[SiteTemplates]] = {
     "campuspress": CampusPressTemplates,
     "scriptlist": ScriptListTemplates,
     "scriptapp": ScriptAppTemplates,
+    "rowlinks": RowLinksTemplates,
+    "selectgo": SelectGoTemplates,
+    "bysubject": BySubjectTemplates,
+    "areas": AreasTemplates,
 }
 """The template class of every sandbox site, by the site's name in :data:`journals.sandbox.sources.SITE_SPECS`."""
