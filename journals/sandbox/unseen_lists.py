@@ -820,7 +820,9 @@ class BySubjectTemplates(UnseenTemplates):
         head = f"{self.heading(index, variant % 2)}{self.journal_menu(index)}"
         subjects = ", ".join(self.subjects_of[index])
         if variant == 0:
-            body = f"{head}<p>Subjects: {escape(subjects)}</p>{metrics_block(self.facts(index), 'table', 'facts')}"
+            # The subjects as links, no label: the relation holds one subject per journal, these are two or three.
+            tags = "".join(f"<li>{link(f'{self.root}subject/{slugify(s)}', s)}</li>" for s in self.subjects_of[index])
+            body = f"{head}<ul class='subject-tags'>{tags}</ul>{metrics_block(self.facts(index), 'table', 'facts')}"
         elif variant == 1:
             ids = " | ".join(f"{k}: {v}" for k, v in self.facts(index, ("issn", "eissn")))
             body = (
