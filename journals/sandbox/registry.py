@@ -22,6 +22,7 @@ from journals.sandbox.site_templates import (
     SpringerTemplates,
     WileyTemplates,
 )
+from journals.sandbox.unseen_lists import AreasTemplates, BySubjectTemplates, RowLinksTemplates, SelectGoTemplates
 from journals.sandbox.unseen_pages import MastheadTemplates, ProseTemplates, SidebarTemplates, YearTableTemplates
 
 TEMPLATES: dict[str, type[SiteTemplates]] = {
@@ -43,5 +44,9 @@ TEMPLATES: dict[str, type[SiteTemplates]] = {
     "prose": ProseTemplates,
     "yeartable": YearTableTemplates,
     "masthead": MastheadTemplates,
+    "rowlinks": RowLinksTemplates,
+    "selectgo": SelectGoTemplates,
+    "bysubject": BySubjectTemplates,
+    "areas": AreasTemplates,
 }
 """The template class of every sandbox site, by the site's name in :data:`journals.sandbox.sources.SITE_SPECS`."""

@@ -19,9 +19,11 @@ from journals.sandbox.sources import LETTERS, Site, letter_of, slugify
 
 @dataclass(frozen=True)
 class Redirect:
-    """A permanent redirect to ``location`` (a path on the same site)."""
+    """A redirect to ``location`` (a path on the same site): permanent (301) unless ``status`` says otherwise, as
+    a tracker or a form's "Go" answers with 302."""
 
     location: str
+    status: int = 301
 
 
 @dataclass(frozen=True)

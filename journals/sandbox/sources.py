@@ -27,8 +27,9 @@ class SiteSpec:
     name: str
     kind: str
     """``publisher``, ``aggregator``, ``heldout``, ``realweb`` (a publisher-like site with the real web's shapes,
-    listing a share of every publisher's journals) or ``scripted`` (the same, its list or metrics written by
-    JavaScript), as the site registry says; ``trap`` for a traps world's site."""
+    listing a share of every publisher's journals), ``scripted`` (the same, its list or metrics written by
+    JavaScript) or ``unseen`` (the same, its navigation or journal pages drawn from real sites without reading the
+    crawler), as the site registry says; ``trap`` for a traps world's site."""
     attributes: tuple[str, ...]
     """The projection: attributes this site publishes (``title`` always)."""
     page_size: int
@@ -199,12 +200,48 @@ _SPECS: tuple[SiteSpec, ...] = (
         selection_rate=0.07,
         omitted=(("impact_factor", 0.3),),
     ),
+    # Issue 23: sites whose navigation has shapes of real publisher sites, built without reading the crawler
+    # (journals.sandbox.unseen_lists); each lists a share of every publisher's journals.
+    _registered(
+        "rowlinks",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=20,
+        selection_rate=0.08,
+    ),
+    _registered(
+        "selectgo",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=1000,
+        selection_rate=0.06,
+    ),
+    _registered(
+        "bysubject",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=1000,
+        selection_rate=0.1,
+    ),
+    _registered(
+        "areas",
+        (
+            "title",
+            "issn",
+            "eissn",
+            "impact_factor",
+            "five_year_impact_factor",
+            "citescore",
+            "editor_in_chief",
+            "publisher",
+        ),
+        page_size=10,
+        selection_rate=0.07,
+    ),
 )
 SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[name] for name in site_names())
 """Every site of the registry, in its order, as the sandbox builds it (a registry site without a spec here is a
 ``KeyError`` on import: the sandbox simulates every site)."""
 PUBLISHER_NAMES = site_names("publisher")
 REALWEB_NAMES = site_names("realweb")
+UNSEEN_NAMES = site_names("unseen")
 """The sites built with the real web's shapes (issue 13); the crawler is measured on them by ``make evaluate``."""
 SCRIPTED_NAMES = site_names("scripted")
 """The sites whose journal list or metrics JavaScript builds in the browser (issue 16); Scrapy alone sees none."""

@@ -63,7 +63,7 @@ class SandboxWeb:
         if rendered is None:
             return _not_found()
         if isinstance(rendered, Redirect):
-            return WebResponse(301, headers={"Location": rendered.location})
+            return WebResponse(rendered.status, headers={"Location": rendered.location})
         if isinstance(rendered, Payload):
             return _html(rendered.body, f"{rendered.content_type}; charset=utf-8")
         return _html(rendered.replace("http://{host}", f"http://{host}"))
