@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import SplitResult, parse_qsl, urlsplit
 
 from journals.domain.issn import SHOWN_ISSN
 
@@ -41,6 +41,10 @@ MENU_TEXT = re.compile(
     r"open access|policies|guidelines|instructions for authors|author guidelines|contact the journal|"
     r"(?:information|info|resources|guides?|guidelines|services) for [\w ]+|"
     r"current issue|all issues|archive|articles|latest articles|special issues?|topics|subjects|"
+    r"(?:latest|current|sample|free|back|recent|past|early|online) (?:issues?|articles?|view)|early view|"
+    r"(?:accepted|most read|most cited|featured|recent|just accepted) (?:articles?|papers?|manuscripts?)|"
+    r"(?:author|reader|librarian|subscriber|customer)s?(?:'s?)? (?:services|resources|information|info)|"
+    r"submit(?: an?)? (?:manuscript|paper|article)|aims (?:and|&) scope|journal (?:home|homepage|metrics)|"
     r"facebook|twitter|linkedin|youtube|instagram|x|wechat|weibo)",
     re.IGNORECASE,
 )
@@ -122,7 +126,7 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
-    parts = parts if parts is not None else urlsplit(anchor.url)
+    parts = judged_parts(parts if parts is not None else urlsplit(anchor.url))
     path = parts.path.rstrip("/")
     path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
     if NOT_JOURNAL_DIRECTORY.search(path) or NOT_JOURNAL_QUERY.search(parts.query):
@@ -132,6 +136,34 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
     if anchor.record_text and (SHOWN_ISSN.search(anchor.record_text) or "journal" in anchor.record_text.lower()):
         score += 0.3
     return max(-1.0, score)
+
+
+TRACKER_PARAMETERS = frozenset({"url", "target", "dest", "destination", "redirect", "redirect_url", "goto", "to", "u"})
+"""Query parameters a click-through tracker carries its destination in (``/action/clickThrough?id=7&url=%2Fbooks``)."""
+
+
+def tracker_target(parts: SplitResult) -> str | None:
+    """Where a click-through tracker or redirector link goes (its ``url=``, ``target=``, ``dest=``… parameter when
+    that reads as an absolute URL or a root-relative path), else None.
+
+    Why: a link is judged by where it goes. Sites send their menus, ads and service links through trackers whose
+    own path says nothing (``/action/clickThrough``, ``/redirect``), so a books page or a help page looked like any
+    other entry of a group."""
+    if not parts.query:
+        return None
+    for key, value in parse_qsl(parts.query):
+        target = value.strip()
+        if key.lower() in TRACKER_PARAMETERS and (
+            target.startswith(("http://", "https://")) or (target.startswith("/") and not target.startswith("//"))
+        ):
+            return target
+    return None
+
+
+def judged_parts(parts: SplitResult) -> SplitResult:
+    """The URL a link is judged by: a tracker's destination (:func:`tracker_target`), else the link's own."""
+    target = tracker_target(parts)
+    return urlsplit(target) if target is not None else parts
 
 
 def url_template(url: str, parts: SplitResult | None = None) -> tuple[str, ...]:
@@ -195,8 +227,10 @@ def find_journal_list(
     Time is linear in the anchors: each is scored and generalised once. A wide page's anchors are capped where
     they are read (:func:`journals.navigation.page_links`, ``MAX_ANCHORS_PER_PAGE``), not again here.
     """
-    groups = {key: _unique(members) for key, members in _candidate_groups(anchors).items()}
+    groups = {key: one_per_journal(_unique(members)) for key, members in _candidate_groups(anchors).items()}
     best = _best_group(groups, memory, letter)
+    if best is not None and best.confident:
+        best = _completed(best, anchors)
     if memory is not None:
         for members in groups.values():
             memory.seen_groups[links_key(a.url for a in members)] += 1
@@ -284,3 +318,78 @@ def _unique(anchors: Iterable[EntryAnchor]) -> list[EntryAnchor]:
         if kept is None or (not kept.text and anchor.text):
             by_url[anchor.url] = anchor
     return list(by_url.values())
+
+
+SUB_PAGES_PER_JOURNAL = 12
+"""At most this many links of a group may extend one link's path and still be read as that journal's sub-pages
+(its issues, submission, RSS): a link that many more extend is a directory (``/journals``), not a journal."""
+REPEATED_TEXT_URLS = 3
+"""A text on this many links to different pages of one group is a row's service link ("Latest issue"), not a name."""
+
+
+def one_per_journal(anchors: list[EntryAnchor]) -> list[EntryAnchor]:
+    """A group's anchors less the other links of each journal's row: one row of a list, one journal.
+
+    A list's row (a table row, a card) holds the journal's own link and often its sub-pages: "Latest issue",
+    "Submit your article", "RSS", "Author services". Two signs tell them apart from the journal's own link, with no
+    word list: their path extends another link of the group (``/journal/abc/issue/current`` below
+    ``/journal/abc``), or their text recurs on several rows (a journal's name is its own). A recurring text is
+    dropped only while the group keeps at least half as many links with texts of their own: a list whose every
+    entry reads "Visit journal" keeps its entries.
+    """
+    if len(anchors) < 2:
+        return anchors
+    paths = {}
+    for anchor in anchors:
+        parts = urlsplit(anchor.url)
+        paths[id(anchor)] = (parts.netloc, parts.path.rstrip("/"))
+    own = {paths[id(a)]: a for a in anchors if not urlsplit(a.url).query}
+    extensions: Counter[tuple[str, str]] = Counter()
+    parent_of: dict[int, tuple[str, str]] = {}
+    for anchor in anchors:
+        host, path = paths[id(anchor)]
+        head = path
+        while "/" in head.strip("/"):
+            head = head.rpartition("/")[0]
+            if (host, head) in own and own[host, head] is not anchor:
+                parent_of[id(anchor)] = (host, head)
+                extensions[host, head] += 1
+                break
+    texts = Counter(" ".join(a.text.casefold().split()) for a in anchors)
+    repeated = {text for text, count in texts.items() if count >= REPEATED_TEXT_URLS}
+    own_texts = sum(1 for a in anchors if " ".join(a.text.casefold().split()) not in repeated)
+    drop_repeated = bool(repeated) and own_texts * 2 >= max(texts[t] for t in repeated)
+    kept = []
+    for anchor in anchors:
+        parent = parent_of.get(id(anchor))
+        if parent is not None and extensions[parent] <= SUB_PAGES_PER_JOURNAL:
+            continue
+        if drop_repeated and " ".join(anchor.text.casefold().split()) in repeated:
+            continue
+        kept.append(anchor)
+    return kept or anchors
+
+
+def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor]) -> EntryGroup:
+    """``group`` with the page's other anchors to its URL template, in the same kind of chrome, that look like
+    entries: a list's rows may link their journal from different columns or tags (a cover image in some rows,
+    the name in others), which makes two groups of one list.
+
+    Why: rows of one list are judged one list by where their links go (one URL template), not only by the tags
+    around the links. A row's sub-pages ("/journal/x/issue/latest") have templates of their own and stay out."""
+    templates = Counter(url_template(a.url) for a in group.anchors)
+    template, count = templates.most_common(1)[0]
+    if count * 2 < len(group.anchors):
+        return group
+    chrome = group.anchors[0].chrome
+    have = {a.url for a in group.anchors}
+    extra = [
+        a
+        for a in _unique(anchors)
+        if a.url not in have and a.chrome == chrome and url_template(a.url) == template and anchor_score(a) > -0.5
+    ]
+    if not extra:
+        return group
+    order = {id(a): n for n, a in enumerate(anchors)}
+    merged = sorted([*group.anchors, *extra], key=lambda a: order.get(id(a), len(order)))
+    return EntryGroup(key=group.key, anchors=merged, score=group.score, confident=group.confident)

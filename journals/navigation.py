@@ -516,7 +516,28 @@ def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MA
     links = classify(found, page_url)
     if not links.letters and (unlinked := _unlinked_letters(root, page.text, base, origin)):
         links = classify([*found, *unlinked], page_url)
+    if "<option" in page.text and (options := _option_entries(root, base, origin)):
+        links = dataclasses.replace(links, content=[*links.content, *options])
     return dataclasses.replace(links, truncated_anchors=left_out)
+
+
+def _option_entries(root: etree._Element, base: str, origin: str) -> list[Anchor]:
+    """A ``<select>``'s options that go to a page (their value a URL, or their GET form submitted with them), as
+    content anchors: where a site's only journal list is a "Choose a journal… Go" menu, its options are the
+    entries. Options reading as letters or numbers ("B", "50" per page) are left to the letters and pages."""
+    letter = _patterns()["letter"]
+    options = []
+    for option in root.iter("option"):
+        text = " ".join("".join(option.itertext()).split())
+        if not text or letter.fullmatch(text) or not any(c.isalpha() for c in text):
+            continue
+        if target := control_target(option):
+            options.append((option, target))
+    return _walk(options, base, origin) if len(options) >= MIN_OPTION_ENTRIES else []
+
+
+MIN_OPTION_ENTRIES = 3
+"""A select of fewer options (a sort order, a language) is no list of journals."""
 
 
 def metrics_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:

@@ -44,6 +44,11 @@ ITEM_PIPELINES = {
     "journals.pipelines.store.SQLStorePipeline": 900,
 }
 
+# A journal page is stored only when something on it confirms the list entry that led there (an ISSN, a metric,
+# journal meta tags, a title or address matching the entry, a journal word in its name): others are counted in
+# journals/unconfirmed, a few named per source (journals.extraction.confirmation).
+CONFIRM_JOURNAL_PAGES = True
+
 # The exported fields: the source record's keys, the vocabulary's core attributes, then every other attribute.
 FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), "attributes"]
 FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}

@@ -1,6 +1,8 @@
 """Journal entries chosen by what they are, on hand-written pages in the shapes real publishers use."""
 
-from journals.entries import ListingMemory, anchor_score, find_journal_list
+from urllib.parse import urlsplit
+
+from journals.entries import ListingMemory, anchor_score, find_journal_list, tracker_target
 from journals.navigation import Anchor, page_links
 
 SITE = "http://pub.example/journals"
@@ -190,3 +192,47 @@ def test_memory_keeps_a_key_per_group_not_its_links() -> None:
     assert all(not isinstance(part, str) for key in memory.seen_groups for part in key)
     assert memory.is_chrome(f"http://pub.example/journal/j{n}" for n in range(200))
     assert not memory.is_chrome(f"http://pub.example/journal/j{n}" for n in range(199))
+
+
+NAMES = ("Acoustics Letters", "Botany Review", "Cell Reports East", "Dairy Science", "Ecology Annals", "Fluid Flow")
+
+
+def test_a_rows_issue_submission_and_service_links_are_not_journals() -> None:
+    rows = "".join(
+        f'<tr><td><a href="/journal/j{n}">{name}</a></td><td><a href="/journal/j{n}/issue/latest">Newest Issue</a>'
+        f' <a href="/journal/j{n}/submit">Send us your work</a> <a href="/action/services?j=j{n}">Reader Care</a>'
+        f"</td></tr>"
+        for n, name in enumerate(NAMES)
+    )
+    page = f"<html><body><table><tbody>{rows}</tbody></table></body></html>"
+    assert _entries(page) == list(NAMES)
+
+
+def test_cards_whose_every_link_reads_the_same_keep_their_entries() -> None:
+    cards = "".join(
+        f'<div class="card"><h3>{name}</h3><a class="go" href="/journal/j{n}">Visit journal</a></div>'
+        for n, name in enumerate(NAMES)
+    )
+    assert len(_entries(f"<html><body>{cards}</body></html>")) == len(NAMES)
+
+
+def test_links_below_a_directory_are_journals_not_its_sub_pages() -> None:
+    names = [f"{name} {volume}" for volume in ("East", "West", "North") for name in NAMES]
+    links = "".join(f'<li><a href="/journals/j{n}">{name}</a></li>' for n, name in enumerate(names))
+    page = f'<html><body><ul><li><a href="/journals">Journals</a></li>{links}</ul></body></html>'
+    assert set(names) <= set(_entries(page))
+
+
+def test_a_menu_through_a_click_tracker_is_judged_by_its_destination() -> None:
+    assert tracker_target(urlsplit("https://pubs.example/action/clickThrough?id=7&url=%2Fpage%2Fbooks%2Findex.html")) == (
+        "/page/books/index.html"
+    )
+    assert tracker_target(urlsplit("https://pubs.example/login?next=%2Fjournal%2Fa")) is None
+    direct = Anchor(url="https://pubs.example/page/books/index.html", text="Chemistry Books", chrome="", group="g")
+    tracked = Anchor(
+        url="https://pubs.example/action/clickThrough?id=7&url=%2Fpage%2Fbooks%2Findex.html",
+        text="Chemistry Books",
+        chrome="",
+        group="g",
+    )
+    assert anchor_score(tracked) == anchor_score(direct) < 0.5

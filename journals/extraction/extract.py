@@ -28,9 +28,10 @@ from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate, Locator
 from journals.extraction.structured import SITE_NAME, has_structured_data, is_article_page, structured_values
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
-from journals.extraction.titles import agreed_title, title_candidates
+from journals.extraction.titles import TitleCandidate, agreed_title, title_candidates
 from journals.extraction.values import Parsed, is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
+from journals.extraction.year_tables import latest_year_values
 from journals.page import ParsedPage
 from journals.vocabulary import Attribute, extraction_phrases, load_attributes, normalise_label
 
@@ -57,7 +58,8 @@ class Found(NamedTuple):
     method: str
     """``structured`` (meta/JSON-LD/microdata), ``rule`` (a learned XPath reused), ``heuristic`` (found by
     its label on this page, rule learned), ``footer`` (a footer's ISSN statement), ``listing`` (the A–Z
-    listing's anchor text)."""
+    listing's anchor text), ``agreement`` (the title most of the page's places give), ``year_table`` (the latest
+    year's column of a metrics table)."""
 
     def provenance(self) -> dict[str, object]:
         """The ``JournalItem.provenance`` entry: raw, url, xpath, extractor."""
@@ -80,6 +82,8 @@ class Extraction:
 
     values: dict[str, Found] = field(default_factory=dict)
     pages: list[PageExtraction] = field(default_factory=list)
+    title_candidates: list[TitleCandidate] = field(default_factory=list)
+    """Every name the home page gives its journal (:func:`~journals.extraction.titles.title_candidates`)."""
 
     def value(self, attribute: str) -> object:
         """The value of ``attribute``, None when absent."""
@@ -277,7 +281,19 @@ def extract_page(
             del result.values[name]
     if has_structured_data(document.text, root):
         _add_structured(page, document, result)
+    _add_year_tables(page, document, result)
     return result
+
+
+def _add_year_tables(page: PageLike, document: ParsedPage, result: PageExtraction) -> None:
+    """A metric shown in a table with a column per year is the latest year's (:mod:`~journals.extraction.year_tables`),
+    whatever the label's nearest cell or a learned rule read."""
+    if ("<table" not in document.text and "<TABLE" not in document.text) or document.tree is None:
+        return
+    for name, latest in latest_year_values(document.tree).items():
+        held = result.values.get(name)
+        if held is None or held.value != latest.parsed.value:
+            result.values[name] = Found(latest.parsed.value, latest.parsed.raw, page.url, None, "year_table")
 
 
 def _add_missed_rows(
@@ -418,7 +434,8 @@ def _agree_on_title(
     assert document.tree is not None
     held = extraction.values.get("title")
     current = str(held.value) if held is not None and held.value is not None else None
-    agreed = agreed_title(title_candidates(document.tree, listing_title), current)
+    extraction.title_candidates = title_candidates(document.tree, listing_title)
+    agreed = agreed_title(extraction.title_candidates, current)
     if agreed is None and current is not None:
         del extraction.values["title"]  # an address is no title
     elif agreed is not None and agreed != current:

@@ -195,8 +195,9 @@ about a hundred) that a rule is a decoy only when a third journal shows it too."
 
 
 def _repeats_to_be_decoy(value_type: str, raw: str) -> int:
-    """How many journals must show a value a rule read before the rule is taken for a decoy."""
-    if value_type == "number" and sum(c.isdigit() for c in raw) < SHORT_NUMBER_DIGITS:
+    """How many journals must show a value a rule read before the rule is taken for a decoy: three for a short
+    number and for a person's name (one editor may lead two journals of one publisher), two otherwise."""
+    if value_type == "name" or (value_type == "number" and sum(c.isdigit() for c in raw) < SHORT_NUMBER_DIGITS):
         return 3
     return 2
 

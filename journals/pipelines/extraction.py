@@ -12,12 +12,14 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
+from scrapy.exceptions import DropItem
 from scrapy.settings import BaseSettings
 from scrapy.utils.asyncio import run_in_thread
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database
 from journals.extraction import Extraction, LearnedRules, extract_journal
+from journals.extraction.confirmation import confirmation
 from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
+UNCONFIRMED_EXAMPLES = 3
+"""Unconfirmed pages named per source in the crawl's closing summary."""
 
 
 class RuleStore(Protocol):
@@ -109,6 +113,8 @@ class ExtractionPipeline:
         self.main_regions = main_regions or MainRegions()
         """How a learned page's main regions are mined."""
         self._loaded_sources: set[str] = set()
+        self._unconfirmed: dict[str, list[str]] = {}
+        """Per source, a few pages not stored because nothing on them confirmed their entry."""
         self._core = {a.name for a in load_attributes() if a.core}
         self._extractor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="extraction")
 
@@ -151,7 +157,39 @@ class ExtractionPipeline:
                 self.crawler.stats.inc_value("extraction/pages_learned" if page.learned else "extraction/pages_by_rule")
         if ready:
             await run_in_thread(self._save, ready)
+        self._confirm(item, extraction)
         return self.journal_item(item, extraction)
+
+    def _confirm(self, item: JournalPages, extraction: Extraction) -> None:
+        """Drop a page that confirms nothing of being the journal its list entry promised
+        (:func:`~journals.extraction.confirmation.confirmation`), unless ``CONFIRM_JOURNAL_PAGES`` is off: counted in
+        ``journals/unconfirmed`` and per source, the source's first one logged with its entry and URL, a few kept for
+        the closing summary; the evidence of the others is counted by kind (``journals/confirmed_by/KIND``)."""
+        if self.crawler is None or not self.crawler.settings.getbool("CONFIRM_JOURNAL_PAGES", True):
+            return
+        entry = item.listing_record.get("title") or item.listing_title
+        evidence = confirmation(extraction, extraction.title_candidates, entry, item.url)
+        stats = self.crawler.stats
+        if evidence is not None:
+            if stats is not None:
+                stats.inc_value(f"journals/confirmed_by/{evidence}")
+            return
+        if stats is not None:
+            stats.inc_value("journals/unconfirmed")
+            stats.inc_value(f"journals/unconfirmed_by_source/{item.source}")
+        examples = self._unconfirmed.setdefault(item.source, [])
+        if not examples:
+            logger.warning(
+                "Not stored: %s, reached from the entry %r of %s, shows no ISSN, metric, journal meta tag or title "
+                "matching its entry (more from %s are counted in journals/unconfirmed)",
+                item.url,
+                entry,
+                item.listing_url,
+                item.source,
+            )
+        if len(examples) < UNCONFIRMED_EXAMPLES:
+            examples.append(f"{entry!r} {item.url}")
+        raise DropItem(f"unconfirmed journal page {item.url}", log_level="DEBUG")
 
     def _extract(
         self, item: JournalPages, parsed: Mapping[str, ParsedPage]
@@ -215,6 +253,9 @@ class ExtractionPipeline:
         """Record the positional reads, save what is left and stop the extraction thread (the crawl disposes of the
         database after)."""
         self._extractor.shutdown(wait=True)
+        for source, examples in self._unconfirmed.items():
+            count = self.crawler.stats.get_value(f"journals/unconfirmed_by_source/{source}", 0) if self.crawler else 0
+            logger.warning("%s: %s pages not stored, unconfirmed; e.g. %s", source, count, "; ".join(examples))
         if self.crawler is not None and self.crawler.stats is not None:
             positions = self.learned_rules.position_stats
             self.crawler.stats.set_value("extraction/pages_by_position", positions.reads)

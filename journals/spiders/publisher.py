@@ -56,6 +56,8 @@ RENDER_FAILURES_TO_STOP = 3
 """Pages of a source the browser fails on in a row after which the source is no longer rendered (the browser cannot
 start or keeps crashing, or the site refuses it; a render that timed out is retried and does not count): each
 failed page is fetched as served, and so are the source's pages from then on."""
+LISTING_MIN_ENTRIES = 5
+"""Entries a page linked as a journal must list, with no journal data of its own, to be read as a listing."""
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
 SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin")
@@ -123,6 +125,8 @@ class SiteState:
     longer looked into."""
     failed_renders: int = 0
     """Pages of this source the browser has failed on since it last rendered one."""
+    reclassified_logged: bool = False
+    """Whether a page linked as a journal and read as a listing was logged for this source (once)."""
     rendering_stopped: bool = False
     """Whether the browser failed on :data:`RENDER_FAILURES_TO_STOP` of its pages in a row: its pages are read as
     served from then on."""
@@ -496,19 +500,33 @@ class PublisherSpider(scrapy.Spider):
         surely are a journal list (a home page's boxes are not).
         """
         source = response.meta["source"]
-        state = self.sites[source]
-        letter = response.meta.get("letter")
-        page = await self._read(response, state.memory, letter)
+        page = await self._read(response, self.sites[source].memory, response.meta.get("letter"))
         if page is None:
             return
+        async for request in self._index_requests(response, page, depth):
+            yield request
+
+    async def _index_requests(
+        self, response: Response, page: ReadPage, depth: int | None
+    ) -> AsyncIterator[scrapy.Request]:
+        """What an index page read (:meth:`parse_index`) leads to: its letters, pages, journals and browse hops."""
+        source = response.meta["source"]
+        state = self.sites[source]
+        letter = response.meta.get("letter")
         links, group = page.links, page.group
         assert links is not None
         letters = [a for a in links.letters if state.scope.allows(a.url)]
-        entries = group.anchors if group is not None and (depth is None or group.confident or not letters) else []
+        browse_on = depth is not None and depth < self.max_browse_depth and bool(links.browse)
+        # A start page's weak list (a menu, sister journals in a footer) is read only when the page leads nowhere
+        # else: its letters or its "Browse journals" link lead to the list itself.
+        entries = (
+            group.anchors
+            if group is not None and (depth is None or group.confident or not (letters or browse_on))
+            else []
+        )
         role: PageRole = "listing" if depth is None else "index"
         # A start page's weak list (sister journals in a footer) does not stand for the list its scripts build; a
         # "Browse journals A–Z" hop still to take is a way on without a browser.
-        browse_on = depth is not None and depth < self.max_browse_depth and bool(links.browse)
         found = bool((entries and (depth is None or (group is not None and group.confident))) or letters or browse_on)
         if again := await self._render_again(response, page, role, found=found):
             yield again
@@ -531,15 +549,19 @@ class PublisherSpider(scrapy.Spider):
             self.parsed_pages.keep(page.page)
             for request in self._journal_requests(response, new_entries):
                 yield request
-        if not (letters or entries or depth is None):
-            for request in self._browse_hops(response, links, depth):
+        if not (letters or depth is None):
+            # A start page's own list may be a few featured or sister journals: the way to the whole list is
+            # taken too (its journals are requested once).
+            for request in self._browse_hops(response, links, depth, listed=bool(entries)):
                 yield request
 
-    def _browse_hops(self, response: Response, links: PageLinks, depth: int) -> Iterator[scrapy.Request]:
-        """From a start page with no letters and no list: its "Browse journals A–Z" links, up to the browse
-        depth."""
+    def _browse_hops(
+        self, response: Response, links: PageLinks, depth: int, *, listed: bool = False
+    ) -> Iterator[scrapy.Request]:
+        """From a start page with no letters: its "Browse journals A–Z" links, up to the browse depth (``listed``:
+        the page showed journals of its own)."""
         source = response.meta["source"]
-        if not links.browse:
+        if not (links.browse or listed):
             self.logger.warning("No journal list, A–Z letters or browse link on the start page %s", response.url)
         if depth >= self.max_browse_depth:
             return
@@ -628,6 +650,10 @@ class PublisherSpider(scrapy.Spider):
         if again := await self._render_again(response, page, "journal", found=False):
             yield again
             return
+        if (listing := await self._as_listing(response, page)) is not None:
+            async for request in self._index_requests(response, listing, None):
+                yield request
+            return
         links = page.links
         assert links is not None
         self.parsed_pages.keep(page.page)
@@ -662,6 +688,36 @@ class PublisherSpider(scrapy.Spider):
             dont_filter=True,
             meta=meta,
         )
+
+    async def _as_listing(self, response: Response, page: ReadPage) -> ReadPage | None:
+        """The page read as a listing when the list promised a journal but it lists journals instead (a subject's
+        or an area's page, a publisher's own "all journals" page): it names no journal data (no ISSN, no metric
+        or identifier label) and holds a confident list of :data:`LISTING_MIN_ENTRIES` or more entries outside
+        the site's chrome. Counted in ``journals/reclassified/listing``, the source's first logged. None for a
+        journal's page.
+
+        Why: pages are what their content says, not what the link that led there promised. A list of subject
+        links on a start page is a list to read, never a list of journals to store."""
+        if await self._analyse(names_journal_data, page.page):
+            return None
+        source = response.meta["source"]
+        state = self.sites[source]
+        listing = await self._read(response, state.memory, None)
+        group = listing.group if listing is not None else None
+        if group is None or not group.confident or len(group.anchors) < LISTING_MIN_ENTRIES:
+            return None
+        if group.anchors[0].chrome not in ("", "nav"):
+            return None
+        self.crawler.stats.inc_value("journals/reclassified/listing")
+        if not state.reclassified_logged:
+            state.reclassified_logged = True
+            self.logger.info(
+                "%s: %s, linked as a journal, lists %d journals: read as a listing",
+                source,
+                response.url,
+                len(group.anchors),
+            )
+        return listing
 
     async def parse_metrics(
         self, response: Response, home_url: str, home_from_cache: bool, listing_url: str, listing_title: str

@@ -67,3 +67,15 @@ def test_a_side_panel_headed_as_the_journals_own_is_read_and_a_teaser_is_not() -
     values = _extract(body)
     assert values["impact_factor"] == 4.117
     assert "citescore" not in values
+
+
+def test_a_metrics_table_with_a_column_per_year_gives_the_latest_years_value() -> None:
+    oldest_first = (
+        "<table><tr><th>Metric</th><th>2022</th><th>2023</th><th>2024</th></tr>"
+        "<tr><td>Impact Factor</td><td>3.508</td><td>3.4</td><td>3.232</td></tr>"
+        "<tr><td>CiteScore</td><td>2.3</td><td>2.8</td><td>3.0</td></tr></table>"
+    )
+    newest_first = oldest_first.replace("2022</th><th>2023</th><th>2024", "2024</th><th>2023</th><th>2022")
+    for table, impact, citescore in ((oldest_first, 3.232, 3.0), (newest_first, 3.508, 2.3)):
+        values = _extract(f"<main><h1>Journal of Rocks</h1>{table}</main>")
+        assert (values["impact_factor"], values["citescore"]) == (impact, citescore)

@@ -1,0 +1,97 @@
+"""Whether a page the list promised as a journal's is one: what on the page confirms it, if anything.
+
+A list's entry is a promise, not a proof: rows carry their journal's sub-pages ("Latest issue", "Submit your
+article"), menus reach books and help pages through trackers, an aggregator links its article collections. Such a
+page, once stored, is a row that is no journal. So before a page becomes a row, something on it must say it is a
+journal's: an identifier (an ISSN), a metric, journal meta tags, a title that matches the entry that led there, an
+address whose last segment spells the entry, or a journal word in the page's name for the journal. A page that
+confirms nothing is not stored; the crawl counts it and names a few.
+
+Pure code: no Scrapy, no parsing (the page's title candidates come from :mod:`journals.extraction.titles`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+from urllib.parse import unquote, urlsplit
+
+from rapidfuzz import fuzz
+
+from journals.entries import JOURNAL_WORDS, MINOR_WORDS
+from journals.extraction.extract import Extraction
+from journals.extraction.titles import TitleCandidate, name_key
+from journals.vocabulary import load_attributes
+
+TITLE_MATCH = 90.0
+"""rapidfuzz ``token_set_ratio`` (0–100) at which an entry's text and a page's name for its journal are one name."""
+SLUG_SUFFIXES = re.compile(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", re.IGNORECASE)
+
+
+@cache
+def _evidence_attributes() -> tuple[frozenset[str], frozenset[str]]:
+    """The identifier attributes (ISSNs) and the numeric ones (metrics) of the vocabulary."""
+    attributes = load_attributes()
+    return (
+        frozenset(a.name for a in attributes if a.type == "issn"),
+        frozenset(a.name for a in attributes if a.type == "number"),
+    )
+
+
+def confirmation(
+    extraction: Extraction, candidates: Iterable[TitleCandidate], entry_text: str | None, url: str
+) -> str | None:
+    """What confirms the page as a journal's: ``identifier``, ``metric``, ``journal_meta``, ``title`` (a name the
+    page gives matches ``entry_text``, the list entry's text), ``address`` (``url``'s last segment spells the
+    entry) or ``journal_word`` (a name the page gives holds one); None when nothing does. A one-word entry is
+    confirmed by its name only with a journal word: a page called "Books" or "Help" is named like "Cell"."""
+    identifiers, metrics = _evidence_attributes()
+    shown = {name for name, found in extraction.values.items() if found.value is not None}
+    if shown & identifiers:
+        return "identifier"
+    if shown & metrics:
+        return "metric"
+    names = [c for c in candidates if c.kind != "listing"]
+    if any(c.kind == "meta" for c in names):
+        return "journal_meta"
+    entry = name_key(entry_text or "")
+    if len(_significant(entry)) >= 2 or JOURNAL_WORDS.search(entry):  # "Books" is a page's name as much as "Cell"
+        if any(same_name(entry, c.key) for c in names):
+            return "title"
+        if same_name(entry, slug_key(url)):
+            return "address"
+    if any(JOURNAL_WORDS.search(c.name) for c in names):
+        return "journal_word"
+    return None
+
+
+def same_name(entry: str, name: str) -> bool:
+    """Whether two name keys (:func:`~journals.extraction.titles.name_key`) name one journal: equal, one's words
+    all in the other ("Nature Chemistry" in "Home Nature Chemistry"), nearly equal, or one the other's initials."""
+    if not entry or not name:
+        return False
+    if entry == name:
+        return True
+    entry_words, name_words = set(_significant(entry)), set(_significant(name))
+    if entry_words and name_words and (entry_words <= name_words or name_words <= entry_words):
+        return min(len(entry_words), len(name_words)) >= 2 or len(entry_words ^ name_words) <= 1
+    if fuzz.token_set_ratio(entry, name) >= TITLE_MATCH:
+        return True
+    return _initials(entry) == name.replace(" ", "") or _initials(name) == entry.replace(" ", "")
+
+
+def slug_key(url: str) -> str:
+    """A URL's last path segment as a name key: ``/journal/accounts-of-chemical-research.html`` →
+    ``accounts of chemical research``."""
+    segment = unquote(urlsplit(url).path.rstrip("/").rpartition("/")[2])
+    return name_key(SLUG_SUFFIXES.sub("", segment).replace("-", " ").replace("_", " "))
+
+
+def _significant(key: str) -> list[str]:
+    return [word for word in key.split() if word not in MINOR_WORDS]
+
+
+def _initials(key: str) -> str:
+    words = _significant(key)
+    return "".join(word[0] for word in words) if len(words) >= 2 else ""

@@ -1,0 +1,46 @@
+"""A page the list promised as a journal's is stored only when something on it confirms it."""
+
+from __future__ import annotations
+
+from journals.extraction import LearnedRules, extract_journal
+from journals.extraction.confirmation import confirmation, same_name, slug_key
+from journals.items import FetchedPage
+
+
+def _evidence(body: str, entry: str, url: str = "https://pubs.example/journal/x", head: str = "") -> str | None:
+    html = f"<html><head>{head}</head><body>{body}</body></html>"
+    extraction = extract_journal([FetchedPage(url=url, html=html, role="home")], LearnedRules(), listing_title=entry)
+    return confirmation(extraction, extraction.title_candidates, entry, url)
+
+
+def test_an_issn_or_a_metric_confirms_a_journal_page() -> None:
+    assert _evidence("<main><h1>Rocks</h1><p>ISSN 2050-084X</p></main>", "Rock Letters") == "identifier"
+    assert _evidence("<main><h1>Rocks</h1><p>Impact Factor: 4.1</p></main>", "Rocks") == "metric"
+
+
+def test_a_title_matching_the_entry_confirms_a_bare_page() -> None:
+    page = "<main><h1>Nature Chemistry - Current issue : January 2011</h1><p>Articles.</p></main>"
+    assert _evidence(page, "Nature Chemistry", head="<title>Home : Nature Chemistry</title>") == "title"
+
+
+def test_a_books_page_or_an_issue_link_reached_from_a_list_confirms_nothing() -> None:
+    books = "<main><h1>Books</h1><ul><li>Organic Syntheses, 2nd edition</li></ul></main>"
+    assert _evidence(books, "Books", url="https://pubs.example/page/books/index.html") is None
+    issue = "<main><h1>current</h1><p>Replay stub.</p></main>"
+    assert _evidence(issue, "Latest Issue", url="https://pubs.example/toc/jacsat/current") is None
+
+
+def test_an_address_spelling_the_entry_confirms_it() -> None:
+    assert slug_key("https://p.example/journal/accounts-of-chemical-research.html") == "accounts of chemical research"
+    page = "<main><p>Welcome.</p></main>"
+    assert _evidence(page, "Accounts of Chemical Research", url="https://p.example/j/accounts-chemical-research") == (
+        "address"
+    )
+
+
+def test_names_match_by_words_initials_or_near_spelling() -> None:
+    assert same_name("nature chemistry", "home nature chemistry")
+    assert same_name("journal of applied crystallography", "jac")
+    assert same_name("annals of geophysics", "annals of geophysic")
+    assert not same_name("latest issue", "journal of rocks")
+    assert not same_name("books", "acs books and more")
