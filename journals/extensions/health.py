@@ -40,7 +40,10 @@ Checks, as the spider closes:
   (default 0.1) fails it;
 - failed pages (after retries) and spider errors over responses: above ``HEALTH_MAX_ERROR_RATE`` (default 0.2)
   fails it; retries are counted, never a failure by themselves, and failed start pages, named on their own line,
-  are left out.
+  are left out;
+- reported, never failing: requests per journal stored (``journals/requests_per_journal``) and the share of pages
+  linked as journals that nothing on them confirmed (``health/unconfirmed_share``, see
+  :mod:`journals.extraction.confirmation`).
 
 A failed crawl logs one error line per reason and sets the stats ``health/failed`` (True) and
 ``health/reasons``; ``scrapy crawl`` then exits with status 3 (see :mod:`journals.commands.crawl`), so a
@@ -206,6 +209,7 @@ class HealthExtension:
                 if not nothing:
                     previous = self.previous.get(source, SourceSnapshot())
                     reasons.extend(regressions(source, previous, snapshot, self.margins))
+        self._report_costs(stats.get_stats())
         stats.set_value("health/failed", bool(reasons))
         if reasons:
             stats.set_value("health/reasons", reasons)
@@ -214,6 +218,23 @@ class HealthExtension:
         else:
             logger.info(
                 "Crawl health check passed (%d items, sources: %s)", self.items, ", ".join(sorted(self.sources))
+            )
+
+    def _report_costs(self, stats: dict[str, Any]) -> None:
+        """Set ``journals/requests_per_journal`` (requests over journals stored) and report the share of pages
+        linked as journals that were not stored, unconfirmed (``health/unconfirmed_share``)."""
+        requests = stats.get("downloader/request_count", 0)
+        if self.items:
+            self.crawler.stats.set_value("journals/requests_per_journal", round(requests / self.items, 2))
+        unconfirmed = stats.get("journals/unconfirmed", 0)
+        if unconfirmed:
+            share = unconfirmed / (unconfirmed + self.items)
+            self.crawler.stats.set_value("health/unconfirmed_share", round(share, 4))
+            logger.warning(
+                "%d pages linked as journals were not stored, unconfirmed: %.1f%% of the journal pages "
+                "(journals/unconfirmed_by_source/* per source)",
+                unconfirmed,
+                100 * share,
             )
 
     def _error_rate(self, stats: dict[str, Any], failed_starts: int) -> list[str]:

@@ -22,11 +22,11 @@ from scrapy.http import Response, TextResponse
 from journals.browser import RENDERING_FAILED, rendering_meta, was_rendered
 from journals.cache import cached_page_text
 from journals.decoding import looks_binary
-from journals.entries import EntryGroup, ListingMemory, find_journal_list
+from journals.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
 from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
-from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, metrics_links, page_links
+from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
 from journals.page import ParsedPage, RecentPages
 from journals.rendering import ScriptSigns, names_journal_data, script_signs
 from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
@@ -58,6 +58,10 @@ start or keeps crashing, or the site refuses it; a render that timed out is retr
 failed page is fetched as served, and so are the source's pages from then on."""
 LISTING_MIN_ENTRIES = 5
 """Entries a page linked as a journal must list, with no journal data of its own, to be read as a listing."""
+SHORT_LISTING_SCORE = 0.8
+"""A shorter list in the page's content (a subject area with one journal) makes it a listing when its entries score
+this much on average as journal entries (:func:`~journals.entries.anchor_score`: a title-case name scores 0.6 or
+0.7, 1.4 with a journal word, 0.3 more under a ``/journal/`` path or beside an ISSN)."""
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
 SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin")
@@ -94,6 +98,19 @@ def read_page(
     page_links_found = page_links(page, url, max_anchors)
     group = find_journal_list(page_links_found.content, memory, letter) if memory is not None else None
     return ReadPage(page, page_links_found, group)
+
+
+def lists_journals(group: EntryGroup, page_url: str) -> bool:
+    """Whether ``group``, the best list of a page linked as a journal whose text names no journal data, makes the
+    page a listing: a confident list of :data:`LISTING_MIN_ENTRIES` entries outside the site's header and footer,
+    or a short list of entries that look like journals' (a subject area with one journal) in the page's content.
+    The page's own sub-pages (its issues, its sections) are no entries of it."""
+    entries = [a for a in group.anchors if not is_about(a.url, page_url)]
+    if not entries or entries[0].chrome not in ("", "nav"):
+        return False
+    if group.confident and len(entries) >= LISTING_MIN_ENTRIES:
+        return True
+    return entries[0].chrome == "" and sum(anchor_score(a) for a in entries) / len(entries) >= SHORT_LISTING_SCORE
 
 
 def source_name(start_url: str) -> str:
@@ -692,9 +709,8 @@ class PublisherSpider(scrapy.Spider):
     async def _as_listing(self, response: Response, page: ReadPage) -> ReadPage | None:
         """The page read as a listing when the list promised a journal but it lists journals instead (a subject's
         or an area's page, a publisher's own "all journals" page): it names no journal data (no ISSN, no metric
-        or identifier label) and holds a confident list of :data:`LISTING_MIN_ENTRIES` or more entries outside
-        the site's chrome. Counted in ``journals/reclassified/listing``, the source's first logged. None for a
-        journal's page.
+        or identifier label) and lists journals (:func:`lists_journals`). Counted in
+        ``journals/reclassified/listing``, the source's first logged. None for a journal's page.
 
         Why: pages are what their content says, not what the link that led there promised. A list of subject
         links on a start page is a list to read, never a list of journals to store."""
@@ -704,9 +720,7 @@ class PublisherSpider(scrapy.Spider):
         state = self.sites[source]
         listing = await self._read(response, state.memory, None)
         group = listing.group if listing is not None else None
-        if group is None or not group.confident or len(group.anchors) < LISTING_MIN_ENTRIES:
-            return None
-        if group.anchors[0].chrome not in ("", "nav"):
+        if group is None or not lists_journals(group, response.url):
             return None
         self.crawler.stats.inc_value("journals/reclassified/listing")
         if not state.reclassified_logged:
