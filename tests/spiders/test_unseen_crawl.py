@@ -11,7 +11,6 @@ sentence and its acceptance rate are a known gap, listed with its figure.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
