@@ -333,9 +333,9 @@ def one_per_journal(anchors: list[EntryAnchor]) -> list[EntryAnchor]:
     A list's row (a table row, a card) holds the journal's own link and often its sub-pages: "Latest issue",
     "Submit your article", "RSS", "Author services". Two signs tell them apart from the journal's own link, with no
     word list: their path extends another link of the same row (``/journal/abc/issue/current`` below
-    ``/journal/abc``; a menu's "Journals" is no row of its letters), or their text recurs on several rows (a journal's name is its own). A recurring text is
-    dropped only while the group keeps at least half as many links with texts of their own: a list whose every
-    entry reads "Visit journal" keeps its entries.
+    ``/journal/abc``; a menu's "Journals" is no row of its letters), or their text recurs on several rows (a
+    journal's name is its own). A recurring text is dropped only while the group keeps at least half as many links
+    with texts of their own: a list whose every entry reads "Visit journal" keeps its entries.
     """
     if len(anchors) < 2:
         return anchors
