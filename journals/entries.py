@@ -339,7 +339,20 @@ def one_per_journal(anchors: list[EntryAnchor]) -> list[EntryAnchor]:
     """
     if len(anchors) < 2:
         return anchors
-    paths = {}
+    sub_pages = _row_sub_pages(anchors)
+    services = _service_texts(anchors)
+    kept = [a for a in anchors if id(a) not in sub_pages and _text_key(a.text) not in services]
+    return kept or anchors
+
+
+def _text_key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _row_sub_pages(anchors: Sequence[EntryAnchor]) -> set[int]:
+    """The ids of anchors whose path extends another anchor's of the same row, below a link that no more than
+    :data:`SUB_PAGES_PER_JOURNAL` anchors extend."""
+    paths: dict[int, tuple[str, str]] = {}
     for anchor in anchors:
         parts = urlsplit(anchor.url)
         paths[id(anchor)] = (parts.netloc, parts.path.rstrip("/"))
@@ -347,8 +360,7 @@ def one_per_journal(anchors: list[EntryAnchor]) -> list[EntryAnchor]:
     extensions: Counter[tuple[str, str]] = Counter()
     parent_of: dict[int, tuple[str, str]] = {}
     for anchor in anchors:
-        host, path = paths[id(anchor)]
-        head = path
+        host, head = paths[id(anchor)]
         while "/" in head.strip("/"):
             head = head.rpartition("/")[0]
             parent = own.get((host, head))
@@ -356,19 +368,18 @@ def one_per_journal(anchors: list[EntryAnchor]) -> list[EntryAnchor]:
                 parent_of[id(anchor)] = (host, head)
                 extensions[host, head] += 1
                 break
-    texts = Counter(" ".join(a.text.casefold().split()) for a in anchors)
+    return {key for key, parent in parent_of.items() if extensions[parent] <= SUB_PAGES_PER_JOURNAL}
+
+
+def _service_texts(anchors: Sequence[EntryAnchor]) -> set[str]:
+    """The texts (:func:`_text_key`) found on :data:`REPEATED_TEXT_URLS` or more anchors, when the group keeps at
+    least half as many anchors with texts of their own; none otherwise."""
+    texts = Counter(_text_key(a.text) for a in anchors)
     repeated = {text for text, count in texts.items() if count >= REPEATED_TEXT_URLS}
-    own_texts = sum(1 for a in anchors if " ".join(a.text.casefold().split()) not in repeated)
-    drop_repeated = bool(repeated) and own_texts * 2 >= max(texts[t] for t in repeated)
-    kept = []
-    for anchor in anchors:
-        parent = parent_of.get(id(anchor))
-        if parent is not None and extensions[parent] <= SUB_PAGES_PER_JOURNAL:
-            continue
-        if drop_repeated and " ".join(anchor.text.casefold().split()) in repeated:
-            continue
-        kept.append(anchor)
-    return kept or anchors
+    if not repeated:
+        return set()
+    own_texts = sum(count for text, count in texts.items() if text not in repeated)
+    return repeated if own_texts * 2 >= max(texts[t] for t in repeated) else set()
 
 
 def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor]) -> EntryGroup:

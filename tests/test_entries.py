@@ -236,3 +236,9 @@ def test_a_menu_through_a_click_tracker_is_judged_by_its_destination() -> None:
         group="g",
     )
     assert anchor_score(tracked) == anchor_score(direct) < 0.5
+
+
+def test_a_menus_journals_link_above_its_letters_is_no_row_of_them() -> None:
+    menu = "".join(f'<li><a href="/journals/{c}">{c} Journals Index</a></li>' for c in "ABCDEF")
+    page = f'<html><body><ul class="menu"><li><a href="/journals">Journals</a></li>{menu}</ul></body></html>'
+    assert "Journals" not in _entries(page) or len(_entries(page)) > 1
