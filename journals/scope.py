@@ -58,6 +58,45 @@ def is_ignored_parameter(name: str) -> bool:
     return name in SESSION_PARAMETERS or name in TRACKING_PARAMETERS or name.startswith("utm_")
 
 
+VIEW_PARAMETERS = frozenset(
+    {
+        "per_page",
+        "perpage",
+        "per-page",
+        "page_size",
+        "pagesize",
+        "items_per_page",
+        "itemsperpage",
+        "limit",
+        "rows",
+        "sort",
+        "sortby",
+        "sort_by",
+        "order",
+        "orderby",
+        "order_by",
+        "dir",
+        "direction",
+        "view",
+        "display",
+        "layout",
+    }
+)
+"""Query parameters that choose how a list is shown (its page size, order, layout), not which list it is."""
+
+
+def listing_url(url: str) -> str:
+    """The one form of a listing page's URL: :func:`canonical_url` less its view parameters
+    (:data:`VIEW_PARAMETERS`), so that a list shown 20, 50 or 100 a page, or sorted two ways, is read once."""
+    parts = urlsplit(url)
+    if not parts.query:
+        return canonical_url(url)
+    query = "&".join(
+        pair for pair in parts.query.split("&") if pair and pair.partition("=")[0].lower() not in VIEW_PARAMETERS
+    )
+    return canonical_url(parts._replace(query=query).geturl())
+
+
 def canonical_url(url: str) -> str:
     """The one form of ``url`` the crawl requests and stores: session and tracking parameters dropped (in the query
     and as ``;jsessionid=…`` path parameters), the query sorted, the fragment dropped, the host in IDNA form

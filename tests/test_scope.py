@@ -10,6 +10,7 @@ from journals.scope import (
     ascii_host,
     canonical_url,
     is_private_address,
+    listing_url,
     may_be_sister_site,
 )
 
@@ -96,3 +97,9 @@ def test_origin_of_a_url() -> None:
     assert str(Origin.of("HTTPS://WWW.Example.org/a")) == "https://example.org:443"
     assert Origin.of("javascript:void(0)") is None
     assert Origin.of("http://x.org:0x50/") is None
+
+
+def test_a_list_shown_another_size_or_order_is_the_same_listing() -> None:
+    assert listing_url("https://p.example/journals?page=2&per_page=50&sort=title") == "https://p.example/journals?page=2"
+    assert listing_url("https://p.example/journals?letter=b&limit=100") == "https://p.example/journals?letter=b"
+    assert listing_url("https://p.example/journals/b") == "https://p.example/journals/b"

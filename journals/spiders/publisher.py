@@ -29,7 +29,7 @@ from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
 from journals.page import ParsedPage, RecentPages
 from journals.rendering import ScriptSigns, names_journal_data, script_signs
-from journals.scope import Origin, SiteScope, canonical_url, may_be_sister_site
+from journals.scope import Origin, SiteScope, canonical_url, listing_url, may_be_sister_site
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -603,7 +603,7 @@ class PublisherSpider(scrapy.Spider):
         """A request for a letter's listing or one of its pages; None when known, out of scope or out of bounds."""
         source = response.meta["source"]
         state = self.sites[source]
-        url = canonical_url(anchor.url)
+        url = listing_url(anchor.url)
         if not state.scope.allows(url) or url in self._requested:
             return None
         if not self._within(source, "index_depth", index_depth <= self.bounds.index_depth, url):
