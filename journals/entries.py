@@ -55,6 +55,8 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 """Dates as news items and issues show them."""
+ISSUE_TEXT = re.compile(r"\b(?:vol(?:ume)?\.?|issue|no\.|number)\s*\d", re.IGNORECASE)
+"""An issue's designation ("Volume 39, Issue 1"): a row's link to its current issue, not the journal."""
 NOT_JOURNAL_WORDS = (
     r"news|topics?|subjects?|categor(?:y|ies)|tags?|authors?|editors?|search|login|signin|register|cart|basket|"
     r"account|about|contact|help|faq|privacy|terms|cookies?|events?|blog|press|careers|jobs|rss|feeds?|stats|"
@@ -122,7 +124,7 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
         score -= 0.7  # a headline or an article title
     else:
         score += 0.1
-    if DATE.search(text):
+    if DATE.search(text) or ISSUE_TEXT.search(text):
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
@@ -231,9 +233,9 @@ def find_journal_list(
     best = _best_group(groups, memory, letter)
     if best is not None and best.confident:
         best = _completed(best, anchors)
-    if memory is not None:
-        for members in groups.values():
-            memory.seen_groups[links_key(a.url for a in members)] += 1
+    if memory is not None:  # a set of links counts once per page, whichever groupings found it
+        for key in {links_key(a.url for a in members) for members in groups.values()}:
+            memory.seen_groups[key] += 1
         if best is not None and best.confident:
             memory.list_shapes[best.key] += 1
     return best

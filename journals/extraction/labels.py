@@ -61,6 +61,24 @@ class LabelMatcher:
         key = normalise_label(label).replace(" ", "")
         return any(key in other.replace(" ", "") and key != other.replace(" ", "") for other in self.exact)
 
+    def qualifiers(self, label: str) -> tuple[tuple[str, str], ...]:
+        """What the other attributes' labels add around ``label``, lower-cased: (before, after) pairs such as
+        ("five-year ", "") for "Impact Factor" or ("", " (online)") and ("e", "") for "ISSN". A rule finding
+        ``label`` inside running text must not read a text whose first ``label`` is so qualified: it says the
+        longer label."""
+        lowered = label.lower()
+        name = self.exact.get(normalise_label(label))
+        found = set()
+        for attribute in self.attributes.values():
+            if attribute.name == name:
+                continue
+            for other in attribute.labels:
+                text = other.lower()
+                if text != lowered and (text.endswith(lowered) or text.startswith(lowered)):
+                    before, _, after = text.partition(lowered)
+                    found.add((before, after))
+        return tuple(sorted(found))
+
     def whole(self, text: str) -> str | None:
         """The attribute whose label is the whole of ``text`` (a trailing colon allowed), else None."""
         key = label_key(text)

@@ -31,7 +31,7 @@ from typing import Any
 
 from lxml import etree
 
-from journals.extraction.xpaths import rule_parts
+from journals.extraction.xpaths import first_is_qualified, rule_parts
 
 AUDIT_EVERY = 64
 """One positional read in this many is checked against the rules' own XPath evaluation."""
@@ -118,6 +118,7 @@ def compile_reader(
     source = "\n".join(lines)
     namespace: dict[str, Any] = {
         "_normalize": normalize_space,
+        "_qualified": first_is_qualified,
         "_after": substring_after,
         "_before": substring_before,
         "_string": _STRING,
@@ -231,6 +232,12 @@ class _ReaderWriter:
             if kind == "contains" and wanted in text:
                 self.lines.append(f"    t = {expression}")
                 self.lines.append(f"    if t is None or {wanted!r} not in t: return None")
+                return True
+            if kind == "contains_unqualified" and wanted in text and not first_is_qualified(text, wanted):
+                self.lines.append(f"    t = {expression}")
+                self.lines.append(
+                    f"    if t is None or {wanted!r} not in t or _qualified(t, {wanted!r}): return None"
+                )
                 return True
         return False
 

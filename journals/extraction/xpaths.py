@@ -62,11 +62,15 @@ def _relative(label_owner: etree._Element, value_owner: etree._Element) -> str:
 
 
 UNPINNED_STEPS = 2
+_LOWER_CASED = "translate(., 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+"""A text node lower-cased in XPath 1.0, to test it for the longer labels that hold a rule's label."""
 """Ancestor steps of a label written without their position: rows and cells move when a row is left out."""
 
 
 def _label_anchor(node: TextNode, label: str) -> tuple[str, str]:
-    """The label's element, found by its text under its parent's path, and the predicate on its text node."""
+    """The label's element, found by its text under its parent's path, and the predicate on its text node. A label
+    found inside running text is taken only where no longer label holding it is said ("Impact Factor", not in
+    "five-year Impact Factor": the longest label wins on every page the rule reads)."""
     owner = node.owner
     if node.text.strip() == label:
         predicate = f"normalize-space()={literal(' '.join(label.split()))}"
@@ -74,12 +78,42 @@ def _label_anchor(node: TextNode, label: str) -> tuple[str, str]:
         predicate = f"starts-with(normalize-space(), {literal(label)})"
     else:
         predicate = f"contains(., {literal(label)})"
+        if qualifiers := default_matcher().qualifiers(label):
+            predicate = f"{predicate} and not({_qualified(label.lower(), qualifiers)})"
     parent = owner.getparent()
     tree = owner.getroottree()
     steps = tree.getpath(parent).split("/") if parent is not None else [""]
     pinned = max(len(steps) - UNPINNED_STEPS, 2)
     base = "/".join(steps[:pinned] + [re.sub(r"\[\d+\]$", "", step) for step in steps[pinned:]])
     return f"{base}/{owner.tag}[text()[{predicate}]]", predicate
+
+
+def _qualified(label: str, qualifiers: tuple[tuple[str, str], ...]) -> str:
+    """An XPath test that the first ``label`` (lower case) of a text node is qualified as a longer label: preceded
+    or followed by one of ``qualifiers``' parts."""
+    before = f"substring-before({_LOWER_CASED}, {literal(label)})"
+    after = f"substring-after({_LOWER_CASED}, {literal(label)})"
+    tests = []
+    for prefix, suffix in qualifiers:
+        if prefix:
+            start = f"string-length({before}) - {len(prefix) - 1}"
+            tests.append(f"substring({before}, {start}) = {literal(prefix)}")
+        if suffix:
+            tests.append(f"starts-with({after}, {literal(suffix)})")
+    return " or ".join(tests)
+
+
+def first_is_qualified(text: str, label: str) -> bool:
+    """What :func:`_qualified` tests, in Python: whether the first ``label`` of ``text`` (case aside) is written
+    inside a longer label of another attribute."""
+    lowered, wanted = text.lower(), label.lower()
+    before, found, after = lowered.partition(wanted)
+    if not found:
+        return False
+    return any(
+        (prefix and before.endswith(prefix)) or (suffix and after.startswith(suffix))
+        for prefix, suffix in default_matcher().qualifiers(label)
+    )
 
 
 def rule_xpath(candidate: Candidate) -> str:
@@ -178,7 +212,17 @@ def rule_parts(xpath: str) -> RuleParts | None:
 
 def _label_test(predicate: str) -> tuple[str, str] | None:
     """``normalize-space()='x'`` → ("equals", "x"); ``starts-with(normalize-space(), 'x')`` → ("starts", "x");
-    ``contains(., 'x')`` → ("contains", "x")."""
+    ``contains(., 'x')`` → ("contains", "x"); ``contains(., 'x') and not(…)``, written by :func:`_label_anchor`
+    for a label longer labels hold → ("contains_unqualified", "x") (:func:`first_is_qualified`)."""
+    head, joiner, rest = predicate.partition(" and not(")
+    if joiner:
+        test = _label_test(head)
+        if test is None or test[0] != "contains" or not rest.endswith(")"):
+            return None
+        qualifiers = default_matcher().qualifiers(test[1])
+        if not qualifiers or rest[:-1] != _qualified(test[1].lower(), qualifiers):
+            return None
+        return "contains_unqualified", test[1]
     for prefix, suffix, kind in (
         ("normalize-space()=", "", "equals"),
         ("starts-with(normalize-space(), ", ")", "starts"),
