@@ -39,6 +39,11 @@ FOOTERS = etree.XPath(
 _QUALIFIER = re.compile(r"^\s*[(\[]\s*(print|online|electronic|e-?version|web)\s*[)\]]", re.IGNORECASE)
 
 
+PLATFORM_DEFAULT = re.compile(r"\bunless\s+otherwise\s+(?:stated|noted|indicated|specified)\b", re.IGNORECASE)
+"""A copyright line that holds "unless otherwise stated" is a hosting platform's default for every page it serves
+("© BioMed Central Ltd unless otherwise stated"), not the journal's publisher."""
+
+
 def copyright_candidate(root: etree._Element) -> Candidate | None:
     """The page's copyright line that names an organisation, as a publisher candidate (footers first)."""
     footers = set(FOOTERS(root))
@@ -74,6 +79,8 @@ def _holder(nodes: list[TextNode], i: int, mark: re.Match[str]) -> Candidate | N
     """The organisation after ``mark``: in the same text node, else in the next ones (after a year alone)."""
     node = nodes[i]
     label = mark[0]
+    if PLATFORM_DEFAULT.search(node.text[mark.end() :]):
+        return None
     parsed = _organisation(node.text[mark.end() :])
     if parsed is not None:
         return Candidate("publisher", parsed, node, label, node, "after", i)

@@ -136,3 +136,11 @@ def test_a_heading_is_cut_to_the_journals_name() -> None:
 def test_dc_source_names_the_journal_without_its_year() -> None:
     head = '<meta name="dc.source" content="Testing 2020"><meta name="citation_title" content="A study">'
     assert _extract("<main><h1>A study</h1></main>", head)["title"] == "Testing"
+
+
+def test_a_platforms_copyright_for_every_page_is_no_publisher() -> None:
+    values = _extract(
+        "<main><h1>Journal of Tests</h1><p>ISSN 2050-084X</p></main>"
+        "<footer><p>© 2026 Quillbase Ltd unless otherwise stated</p></footer>"
+    )
+    assert "publisher" not in values

@@ -4,8 +4,7 @@ crawl over HTTP reaches every journal, stores nothing that is not one, and reads
 Attributes a site's truth leaves out by its own convention are not held to the bar: the footer's copyright holder
 of a society's own site (``rowlinks``, ``selectgo``: the crawl stores it as the publisher, the truth records none)
 and the Spanish site's ``Editorial`` row (``areas``: an English page's "Editorial" is an article type, so the word
-is no label). The prose site's five-year figure where no impact factor is stated, its editor named only in a
-sentence and its acceptance rate are a known gap, listed with its figure.
+is no label). The prose site's editor named only in a sentence and its acceptance rate are a known gap.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ KNOWN_GAPS = {
     ("rowlinks", "publisher"),
     ("selectgo", "publisher"),
     ("areas", "publisher"),
-    ("prose", "impact_factor"),
     ("prose", "editor_in_chief"),
     ("prose", "acceptance_rate"),
 }
