@@ -102,10 +102,12 @@ def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
 
 
 def parse_number(text: str, last: bool = False) -> Parsed | None:
-    """A metric (impact factor, SJR…): decimal point or comma, a year in brackets skipped."""
+    """A metric (impact factor, SJR…): decimal point or comma, a year in brackets skipped. A year alone is no
+    metric: "Impact Factor: Journal Citation Reports (Clarivate, 2024)" names the source of a figure not shown."""
     if text[:1].isdecimal() and text.replace(".", "", 1).isdecimal():  # the common case, without a call
-        return Parsed(float(text), text)
-    return _parse_number(text, last, decimal_comma=True)
+        return None if is_year(text) else Parsed(float(text), text)
+    parsed = _parse_number(text, last, decimal_comma=True)
+    return None if parsed is not None and is_year(parsed.raw) else parsed
 
 
 def parse_integer(text: str, last: bool = False) -> Parsed | None:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from journals.domain.issn import check_ok
 from journals.domain.numbers import to_float
-from journals.extraction.values import parse_value
+from journals.extraction.values import parse_number, parse_value
 
 
 @pytest.mark.parametrize(
@@ -139,3 +139,9 @@ def test_titles_lose_issue_date_and_site_words(text: str, title: str | None) -> 
 def test_organisations_as_copyright_lines_and_rows_name_them(text: str, organisation: str | None) -> None:
     parsed = parse_value("organisation", text)
     assert (parsed.value if parsed else None) == organisation
+
+
+def test_a_year_alone_is_no_metric() -> None:
+    assert parse_number("Journal Citation Reports (Clarivate, 2024)") is None
+    assert parse_number("2024") is None
+    assert parse_number("4.117 (2024)").value == 4.117  # type: ignore[union-attr]
