@@ -26,6 +26,9 @@ from journals.vocabulary import load_attributes
 
 TITLE_MATCH = 90.0
 """rapidfuzz ``token_set_ratio`` (0–100) at which an entry's text and a page's name for its journal are one name."""
+GENERIC_WORDS = frozenset({"journal", "international", "open", "access", "online", "review", "reviews", "letters"})
+"""Words a list adds to a journal's name that its address may leave out ("Angiology: Open Access" at
+``/angiology.html``)."""
 SLUG_SUFFIXES = re.compile(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", re.IGNORECASE)
 
 
@@ -67,18 +70,21 @@ def confirmation(
 
 
 def same_name(entry: str, name: str) -> bool:
-    """Whether two name keys (:func:`~journals.extraction.titles.name_key`) name one journal: equal, one's words
-    all in the other ("Nature Chemistry" in "Home Nature Chemistry"), nearly equal, or one the other's initials."""
+    """Whether two name keys (:func:`~journals.extraction.titles.name_key`) name one journal: equal, one's two or
+    more words all in the other ("Nature Chemistry" in "Home Nature Chemistry"; one word only when the other adds
+    nothing but generic words, "Angiology" for "Angiology: Open Access"), nearly equal, or one the other's
+    initials."""
     if not entry or not name:
         return False
     if entry == name:
         return True
     entry_words, name_words = set(_significant(entry)), set(_significant(name))
     if entry_words and name_words and (entry_words <= name_words or name_words <= entry_words):
-        return min(len(entry_words), len(name_words)) >= 2 or len(entry_words ^ name_words) <= 1
+        fewer, more = sorted((entry_words, name_words), key=len)
+        return len(fewer) >= 2 or (len(min(fewer)) >= 5 and more - fewer <= GENERIC_WORDS)
     if fuzz.token_set_ratio(entry, name) >= TITLE_MATCH:
         return True
-    return _initials(entry) == name.replace(" ", "") or _initials(name) == entry.replace(" ", "")
+    return _spells_initials(entry, name) or _spells_initials(name, entry)
 
 
 def slug_key(url: str) -> str:
@@ -88,10 +94,17 @@ def slug_key(url: str) -> str:
     return name_key(SLUG_SUFFIXES.sub("", segment).replace("-", " ").replace("_", " "))
 
 
+def _spells_initials(full: str, short: str) -> bool:
+    """Whether ``short`` (a key, spaces aside) is ``full``'s initials, with or without its minor words."""
+    compact = short.replace(" ", "")
+    return len(compact) >= 2 and compact in (_initials(full), _initials(full, minor=True))
+
+
 def _significant(key: str) -> list[str]:
     return [word for word in key.split() if word not in MINOR_WORDS]
 
 
-def _initials(key: str) -> str:
-    words = _significant(key)
+def _initials(key: str, *, minor: bool = False) -> str:
+    """The initials of a name key's words (``minor``: its minor words' too, as "Advances in Microbiology" → "aim")."""
+    words = key.split() if minor else _significant(key)
     return "".join(word[0] for word in words) if len(words) >= 2 else ""

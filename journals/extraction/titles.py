@@ -58,13 +58,14 @@ class TitleCandidate:
     @property
     def key(self) -> str:
         """The name as compared: compatibility forms folded, case and punctuation aside, "&" read as "and", a
-        leading "The" dropped."""
+        possessive's "s" and a leading "The" dropped."""
         return name_key(self.name)
 
 
 def name_key(name: str) -> str:
     """See :attr:`TitleCandidate.key`."""
     text = unicodedata.normalize("NFKC", name).casefold().replace("&", " and ")
+    text = re.sub(r"['’]s\b", "", text)  # "Alzheimer's" is one word
     words = re.sub(r"[^\w]+", " ", text).split()
     if words and words[0] == "the":
         words = words[1:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from journals.extraction import LearnedRules, extract_journal
 from journals.extraction.confirmation import confirmation, same_name, slug_key
+from journals.extraction.titles import name_key
 from journals.items import FetchedPage
 
 
@@ -44,3 +45,11 @@ def test_names_match_by_words_initials_or_near_spelling() -> None:
     assert same_name("annals of geophysics", "annals of geophysic")
     assert not same_name("latest issue", "journal of rocks")
     assert not same_name("books", "acs books and more")
+
+
+def test_an_address_with_the_names_initials_or_without_its_generic_words_spells_it() -> None:
+    assert same_name("advances in alzheimer s disease", "aad") is False  # keys are made by name_key
+    assert same_name(name_key("Advances in Alzheimer's Disease"), "aad")
+    assert same_name(name_key("Advances in Microbiology"), "aim")
+    assert same_name(name_key("Angiology: Open Access"), slug_key("https://p.example/angiology.html"))
+    assert not same_name(name_key("Chemistry Books"), slug_key("https://p.example/books.html"))
