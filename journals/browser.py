@@ -50,6 +50,9 @@ RENDERED_EXPANDED_ID = "journals-script-letters"
 """The id of the element a page's script letters' lists are kept in."""
 
 RENDERING_FAILED = "journals_rendering_failed"
+INDEX_ROLES = ("index", "listing")
+"""Roles of page whose rendering clicks their script letters: the letters of a rendered application (hash routes
+such as ``#/journals/B``) are seen only once it is rendered, never in its served shell."""
 """Request meta of a page fetched as served because the browser failed on it: it is not rendered again."""
 CONTEXT_OPTIONS = {"ignore_https_errors": True}
 """The browser context's options: certificates are not verified, as Scrapy's own downloader does not verify them
@@ -169,6 +172,58 @@ each click added, in a ``section`` per letter under one element at the end of th
 changed nothing (its list came after the wait, on a busy machine) is clicked once more at the end."""
 
 
+GROW_CLICKS = 100
+"""Clicks of a "Load more" control per rendered page, at most: a list that still grows after them is a trap."""
+GROW_TEXT = (
+    r"^(?:(?:load|show|view|see|display)\s+(?:more|all)\b|more\s+(?:journals|results|titles)\b|"
+    r"(?:cargar|mostrar|ver)\s+m[aá]s\b|(?:afficher|voir)\s+plus\b|mehr\s+(?:laden|anzeigen)\b|"
+    r"(?:carregar|mostrar|ver)\s+mais\b|(?:carica|mostra)\s+(?:altr[io]|di\s+pi[uù])\b)"
+)
+"""Texts of a control that grows a list in place ("Load more journals", "Show all", "Ver más")."""
+PLACEHOLDER_TEXT = r"^(?:loading|cargando|chargement|wird geladen|carregando|caricamento)\b.{0,40}$"
+"""Texts of an element standing in for content a script has yet to write ("Loading metrics…")."""
+
+ACT_AS_READER_SCRIPT = """
+async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText]) => {
+  const GROW = new RegExp(growText, 'i');
+  const PLACEHOLDER = new RegExp(placeholderText, 'i');
+  const visible = (element) => element.getClientRects().length > 0;
+  const text = (element) => (element.textContent || '').replace(/\\s+/g, ' ').trim();
+  const settle = async () => {
+    const start = performance.now();
+    await new Promise(resolve => setTimeout(resolve, 20));
+    await window.__journalsSettle(quiet, limit, fetchLimit, start);
+  };
+  const placeholders = () => [...document.querySelectorAll('body *')].filter(
+    e => e.children.length === 0 && visible(e) && PLACEHOLDER.test(text(e))
+  ).length;
+  const waitedFrom = performance.now();
+  while (placeholders() > 0 && performance.now() - waitedFrom < limit) await settle();
+  const grower = () => [...document.querySelectorAll('button, a, [role=button]')].find(e => {
+    if (!visible(e) || !GROW.test(text(e))) return false;
+    if (e.tagName !== 'A') return true;
+    const href = (e.getAttribute('href') || '').trim().toLowerCase();
+    return href === '' || href.startsWith('#') || href.startsWith('javascript:');
+  });
+  let clicks = 0;
+  let control = grower();
+  while (control && clicks < maxClicks) {
+    const before = document.querySelectorAll('a[href]').length;
+    control.click();
+    clicks++;
+    await settle();
+    if (document.querySelectorAll('a[href]').length <= before) break;
+    control = grower();
+  }
+  return {clicks, capped: clicks >= maxClicks && !!grower(), placeholders: placeholders()};
+}
+"""
+"""Act on a rendered page as a reader does, after it settled: wait while an element still reads "Loading…" (a
+panel a timer fills after load), then click a control that grows the list in place ("Load more journals", "Show
+all": a button or a link that goes nowhere) until it is gone, a click adds no link, or :data:`GROW_CLICKS` clicks;
+returns the clicks, whether the bound stopped them, and the placeholders left."""
+
+
 def abort_request(request: PlaywrightRequest) -> bool:
     """``PLAYWRIGHT_ABORT_REQUEST``: whether the browser skips a resource (images, fonts, media)."""
     return request.resource_type in BLOCKED_RESOURCE_TYPES
@@ -180,9 +235,17 @@ async def watch_page(page: Page, request: Request) -> None:
 
 
 def rendering_meta(*, expand_letters: bool = False) -> dict[str, Any]:
-    """The request meta that renders a page: in the browser, waiting for its scripts to settle, and with
+    """The request meta that renders a page: in the browser, waiting for its scripts to settle and acting as a
+    reader (:data:`ACT_AS_READER_SCRIPT`: placeholders waited for, "Load more" clicked), and with
     ``expand_letters`` its script letters clicked and their lists kept."""
-    methods = [PageMethod("evaluate", SETTLE_SCRIPT, [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS])]
+    methods = [
+        PageMethod("evaluate", SETTLE_SCRIPT, [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS]),
+        PageMethod(
+            "evaluate",
+            ACT_AS_READER_SCRIPT,
+            [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS, GROW_CLICKS, GROW_TEXT, PLACEHOLDER_TEXT],
+        ),
+    ]
     if expand_letters:
         methods.append(
             PageMethod(
@@ -229,6 +292,15 @@ def is_timeout(exception: BaseException) -> bool:
     return isinstance(exception, TimeoutError) or type(exception).__name__ == "TimeoutError"
 
 
+def reader_actions(response: Response) -> dict[str, Any] | None:
+    """What :data:`ACT_AS_READER_SCRIPT` did on a page rendered now (clicks, capped, placeholders), else None."""
+    for method in response.meta.get("playwright_page_methods") or ():
+        result = getattr(method, "result", None)
+        if isinstance(result, dict) and "clicks" in result:
+            return result
+    return None
+
+
 def was_rendered(response: Response) -> bool:
     """Whether ``response`` is a page rendered by the browser, fetched now or replayed from the page cache."""
     return "playwright" in response.flags or RENDERED_HEADER in response.headers
@@ -254,12 +326,13 @@ class RenderingMiddleware:
 
     def process_request(self, request: Request, spider: object = None) -> None:
         """Give ``request`` the meta that renders it, when its spider wants it rendered and it is not yet (nor was
-        it fetched as served because the browser failed on it)."""
+        it fetched as served because the browser failed on it); an index or listing page's script letters are
+        clicked too."""
         wants_rendering = getattr(self.crawler.spider, "wants_rendering", None)
         if wants_rendering is None or request.meta.get("playwright") or request.meta.get(RENDERING_FAILED):
             return
         if wants_rendering(request):
-            request.meta.update(rendering_meta())
+            request.meta.update(rendering_meta(expand_letters=request.meta.get("page_role") in INDEX_ROLES))
 
     def process_response(self, request: Request, response: Response, spider: object = None) -> Response:
         """Tell the spider a rendered request came back (``note_rendering(request, failed=False)``)."""

@@ -6,7 +6,9 @@ A page is taken for script-built on what its served HTML says of itself, never o
 
 - an application root left empty for a script to fill (``<div id="root">``, ``app``, ``__next``, ``__nuxt``…);
 - a ``<noscript>`` asking for JavaScript;
-- A–Z letters that are script handlers (``<button>``, ``href="javascript:…"`` or ``"#"``, ``onclick``), not links.
+- A–Z letters that are script handlers (``<button>``, ``href="javascript:…"`` or ``"#"``, ``onclick``), not links;
+- an element still reading "Loading…" (a panel a script fills after load): the page is not finished, even when it
+  already names other journal data.
 
 Each sign counts only on a page that runs scripts, and only where the page lacks what the crawl came for: an index
 page without letters or a journal list, a journal page that names neither an ISSN nor a metric. A page with data
@@ -65,13 +67,23 @@ class ScriptSigns:
     """Whether a ``<noscript>`` asks the reader to turn JavaScript on."""
     script_letters: int
     """Distinct A–Z letters shown as script handlers rather than links (0 unless asked for)."""
+    placeholders: int = 0
+    """Elements whose whole text says their content is loading ("Loading metrics…")."""
 
     @property
     def script_built(self) -> bool:
         """Whether the page runs scripts and shows one sign of building its content with them."""
         return self.scripts > 0 and bool(
-            self.empty_app_roots or self.asks_for_javascript or self.script_letters >= MIN_SCRIPT_LETTERS
+            self.empty_app_roots
+            or self.asks_for_javascript
+            or self.script_letters >= MIN_SCRIPT_LETTERS
+            or self.placeholders
         )
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether the page runs scripts and still shows a placeholder: rendered even when it names some data."""
+        return self.scripts > 0 and self.placeholders > 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -80,6 +92,7 @@ class ScriptSigns:
             ("app_root", bool(self.empty_app_roots)),
             ("noscript", self.asks_for_javascript),
             ("script_letters", self.script_letters >= MIN_SCRIPT_LETTERS),
+            ("placeholder", bool(self.placeholders)),
         )
         return tuple(name for name, present in shown if present)
 
@@ -105,7 +118,25 @@ def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
         empty_app_roots=sum(1 for root in _APP_ROOTS(tree) if len(root) == 0 and not "".join(root.itertext()).strip()),
         asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(" ".join(noscript_texts))),
         script_letters=_script_letters(tree) if letters else 0,
+        placeholders=_placeholders(tree) if _PLACEHOLDER_MARK.search(page.text) else 0,
     )
+
+
+_PLACEHOLDER_MARK = re.compile(r"\b(?:loading|cargando|chargement|wird geladen|carregando|caricamento)\b", re.I)
+_PLACEHOLDER = re.compile(rf"{_PLACEHOLDER_MARK.pattern}.{{0,40}}$", re.IGNORECASE)
+"""A placeholder's whole text, from its first word ("Loading metrics…", "Cargando…")."""
+
+
+def _placeholders(tree: etree._Element) -> int:
+    """Elements with no child elements whose visible text is a placeholder's (see :data:`_PLACEHOLDER`)."""
+    found = 0
+    for element in tree.iter():
+        if not isinstance(element.tag, str) or len(element) or element.tag in UNSEEN_WITH_SCRIPTS:
+            continue
+        text = " ".join((element.text or "").split())
+        if text and _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
+            found += 1
+    return found
 
 
 def _runs(script_type: str | None) -> bool:

@@ -19,7 +19,7 @@ import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 
-from journals.browser import RENDERING_FAILED, rendering_meta, was_rendered
+from journals.browser import RENDERING_FAILED, reader_actions, rendering_meta, was_rendered
 from journals.cache import cached_page_text
 from journals.decoding import looks_binary
 from journals.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
@@ -457,7 +457,8 @@ class PublisherSpider(scrapy.Spider):
         """The request that fetches ``response``'s page again in the browser, when it needs it: the page did not
         give what the crawl came for (``found`` is False), was not rendered already, and its served HTML shows the
         signs of a script-built page (:func:`~journals.rendering.script_signs`; a journal page must also name no
-        journal data). The source's pages of ``role`` are rendered from then on. None otherwise."""
+        journal data, unless it still shows a placeholder: "Loading metrics…"). The source's pages of ``role`` are
+        rendered from then on. None otherwise."""
         source = response.meta["source"]
         state = self.sites[source]
         if found or self.render_mode != "auto" or state.rendering_stopped or response.meta.get(RENDERING_FAILED):
@@ -473,7 +474,7 @@ class PublisherSpider(scrapy.Spider):
         signs = page.signs if page.signs is not None else await self._analyse(script_signs, page.page, letters=index)
         if not signs.script_built:
             return None
-        if not index and await self._analyse(names_journal_data, page.page):
+        if not index and not signs.unfinished and await self._analyse(names_journal_data, page.page):
             state.served_with_data[role] += 1
             return None
         if not self._count_request(source, response.url):
@@ -491,7 +492,7 @@ class PublisherSpider(scrapy.Spider):
                 response.url,
             )
         meta = {key: response.meta[key] for key in SPIDER_META if key in response.meta}
-        meta.update(rendering_meta(expand_letters="script_letters" in signs.names))
+        meta.update(rendering_meta(expand_letters=index))
         return response.request.replace(meta=meta, dont_filter=True)
 
     def parse_start(self, response: Response, depth: int) -> AsyncIterator[scrapy.Request]:
@@ -530,6 +531,7 @@ class PublisherSpider(scrapy.Spider):
         source = response.meta["source"]
         state = self.sites[source]
         letter = response.meta.get("letter")
+        self._note_reader_actions(response, source)
         links, group = page.links, page.group
         assert links is not None
         letters = [a for a in links.letters if state.scope.allows(a.url)]
@@ -664,6 +666,7 @@ class PublisherSpider(scrapy.Spider):
         page = await self._read(response, links="metrics")
         if page is None:
             return
+        self._note_reader_actions(response, response.meta["source"])
         if again := await self._render_again(response, page, "journal", found=False):
             yield again
             return
@@ -706,6 +709,21 @@ class PublisherSpider(scrapy.Spider):
             meta=meta,
         )
 
+    def _note_reader_actions(self, response: Response, source: str) -> None:
+        """Count what the browser did as a reader on a page rendered now (``journals/rendering/grow_clicks``,
+        ``journals/rendering/placeholders_left``); a list still growing after the bound of clicks is a trap
+        (bound ``grow_clicks``, failing the health check)."""
+        actions = reader_actions(response)
+        if not actions:
+            return
+        stats = self.crawler.stats
+        if clicks := int(actions.get("clicks") or 0):
+            stats.inc_value("journals/rendering/grow_clicks", clicks)
+        if placeholders := int(actions.get("placeholders") or 0):
+            stats.inc_value("journals/rendering/placeholders_left", placeholders)
+        if actions.get("capped"):
+            self._within(source, "grow_clicks", False, response.url)
+
     async def _as_listing(self, response: Response, page: ReadPage) -> ReadPage | None:
         """The page read as a listing when the list promised a journal but it lists journals instead (a subject's
         or an area's page, a publisher's own "all journals" page): it names no journal data (no ISSN, no metric
@@ -738,6 +756,7 @@ class PublisherSpider(scrapy.Spider):
     ) -> AsyncIterator[JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal (its links are not read)."""
         page = await self._read(response, links="none")
+        self._note_reader_actions(response, response.meta["source"])
         if page is not None and (again := await self._render_again(response, page, "metrics", found=False)):
             yield again
             return
