@@ -60,7 +60,8 @@ ISSUE_TEXT = re.compile(r"\b(?:vol(?:ume)?\.?|issue|no\.|number)\s*\d", re.IGNOR
 NOT_JOURNAL_WORDS = (
     r"news|topics?|subjects?|categor(?:y|ies)|tags?|authors?|editors?|search|login|signin|register|cart|basket|"
     r"account|about|contact|help|faq|privacy|terms|cookies?|events?|blog|press|careers|jobs|rss|feeds?|stats|"
-    r"articles?|special[_-]issues?|collections?|books?|conferences?|webinars?|announcements?|policies|guidelines"
+    r"articles?|special[_-]issues?|collections?|books?|conferences?|webinars?|announcements?|policies|guidelines|"
+    r"doi|abs|full|pdf|epdf"
 )
 NOT_JOURNAL_DIRECTORY = re.compile(rf"(?:^|/)(?:{NOT_JOURNAL_WORDS})(?:/|$)", re.IGNORECASE)
 """A directory of pages that are not a journal's home (``/news/…``, ``/subjects/…``); a journal's own slug may

@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 
 from journals.entries import JOURNAL_WORDS, MINOR_WORDS
 from journals.extraction.extract import Extraction
-from journals.extraction.titles import TitleCandidate, name_key
+from journals.extraction.titles import MAX_TITLE_WORDS, TitleCandidate, name_key
 from journals.vocabulary import load_attributes
 
 TITLE_MATCH = 90.0
@@ -59,7 +59,7 @@ def confirmation(
     if any(c.kind == "meta" for c in names):
         return "journal_meta"
     entry = name_key(entry_text or "")
-    if len(_significant(entry)) >= 2 or JOURNAL_WORDS.search(entry):  # "Books" is a page's name as much as "Cell"
+    if _name_like(entry):  # "Books" is a page's name as much as "Cell"
         if any(same_name(entry, c.key) for c in names):
             return "title"
         if same_name(entry, slug_key(url)):
@@ -98,6 +98,14 @@ def _spells_initials(full: str, short: str) -> bool:
     """Whether ``short`` (a key, spaces aside) is ``full``'s initials, with or without its minor words."""
     compact = short.replace(" ", "")
     return len(compact) >= 2 and compact in (_initials(full), _initials(full, minor=True))
+
+
+def _name_like(entry: str) -> bool:
+    """Whether an entry's key reads like a journal's name for the title and address evidence: two words or more
+    (or one with a journal word: "Books" is a page's name as much as "Cell"), and no more than
+    :data:`~journals.extraction.titles.MAX_TITLE_WORDS` (a featured article's title names its own page)."""
+    words = entry.split()
+    return len(words) <= MAX_TITLE_WORDS and (len(_significant(entry)) >= 2 or bool(JOURNAL_WORDS.search(entry)))
 
 
 def _significant(key: str) -> list[str]:

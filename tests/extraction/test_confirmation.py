@@ -53,3 +53,9 @@ def test_an_address_with_the_names_initials_or_without_its_generic_words_spells_
     assert same_name(name_key("Advances in Microbiology"), "aim")
     assert same_name(name_key("Angiology: Open Access"), slug_key("https://p.example/angiology.html"))
     assert not same_name(name_key("Chemistry Books"), slug_key("https://p.example/books.html"))
+
+
+def test_a_featured_articles_page_is_no_journal_though_its_heading_is_its_entry() -> None:
+    entry = "Machine learning for Economics: a systematic review and meta-analysis of 3345 studies"
+    page = f"<main><h1>{entry}</h1><p>Abstract. We review studies.</p></main>"
+    assert _evidence(page, entry, url="https://pubs.example/doi/10.1021/x.20c1001") is None
