@@ -64,7 +64,7 @@ def confirmation(
             return "title"
         if same_name(entry, slug_key(url)):
             return "address"
-    if any(JOURNAL_WORDS.search(c.name) for c in names):
+    if any(JOURNAL_WORDS.search(c.name) and _title_cased(c.name) for c in names):
         return "journal_word"
     return None
 
@@ -106,6 +106,13 @@ def _name_like(entry: str) -> bool:
     :data:`~journals.extraction.titles.MAX_TITLE_WORDS` (a featured article's title names its own page)."""
     words = entry.split()
     return len(words) <= MAX_TITLE_WORDS and (len(_significant(entry)) >= 2 or bool(JOURNAL_WORDS.search(entry)))
+
+
+def _title_cased(name: str) -> bool:
+    """Whether a name is written as a title: three in four of its significant words capitalised ("Annals of
+    Sand", not "a systematic review and meta-analysis")."""
+    words = [w for w in name.split() if w.lower() not in MINOR_WORDS and w[:1].isalpha()]
+    return bool(words) and sum(w[0].isupper() for w in words) * 4 >= len(words) * 3
 
 
 def _significant(key: str) -> list[str]:
