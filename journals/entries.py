@@ -232,7 +232,7 @@ def find_journal_list(
     """
     groups = {key: one_per_journal(_unique(members)) for key, members in _candidate_groups(anchors).items()}
     best = _best_group(groups, memory, letter)
-    if best is not None and best.confident:
+    if best is not None and (best.confident or (memory is not None and best.key == memory.preferred_shape())):
         best = _completed(best, anchors)
     if memory is not None:  # a set of links counts once per page, whichever groupings found it
         for key in {links_key(a.url for a in members) for members in groups.values()}:
@@ -386,16 +386,17 @@ def _service_texts(anchors: Sequence[EntryAnchor]) -> set[str]:
 
 
 def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor]) -> EntryGroup:
-    """``group`` with the page's other anchors to its URL template, in the same kind of chrome, that look like
-    entries: a list's rows may link their journal from different columns or tags (a cover image in some rows,
-    the name in others), which makes two groups of one list.
+    """``group`` (a confident list, or one of the structure the site's confident lists had) with the page's other
+    anchors to its URL template, in the same kind of chrome, that look like entries: a list's rows may link their
+    journal from different columns or tags (a cover image in some rows, the name in others), which makes two groups
+    of one list. A template of pages at the site's root says too little to complete a list by.
 
     Why: rows of one list are judged one list by where their links go (one URL template), not only by the tags
     around the links. A row's sub-pages ("/journal/x/issue/latest") have templates of their own and stay out."""
     templates = Counter(url_template(a.url) for a in group.anchors)
     template, count = templates.most_common(1)[0]
-    if count * 2 < len(group.anchors):
-        return group
+    if count * 2 < len(group.anchors) or not template[1].strip("/"):
+        return group  # no one template, or pages at the site's root: a template that says nothing
     chrome = group.anchors[0].chrome
     have = {a.url for a in group.anchors}
     extra = [
