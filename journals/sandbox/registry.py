@@ -24,6 +24,7 @@ from journals.sandbox.site_templates import (
 )
 from journals.sandbox.unseen_lists import AreasTemplates, BySubjectTemplates, RowLinksTemplates, SelectGoTemplates
 from journals.sandbox.unseen_pages import MastheadTemplates, ProseTemplates, SidebarTemplates, YearTableTemplates
+from journals.sandbox.unseen_scripts import DeferredTemplates, LoadMoreTemplates, NextDataTemplates, SpaTemplates
 
 TEMPLATES: dict[str, type[SiteTemplates]] = {
     "elsevier": ElsevierTemplates,
@@ -48,5 +49,9 @@ TEMPLATES: dict[str, type[SiteTemplates]] = {
     "selectgo": SelectGoTemplates,
     "bysubject": BySubjectTemplates,
     "areas": AreasTemplates,
+    "spa": SpaTemplates,
+    "loadmore": LoadMoreTemplates,
+    "nextdata": NextDataTemplates,
+    "deferred": DeferredTemplates,
 }
 """The template class of every sandbox site, by the site's name in :data:`journals.sandbox.sources.SITE_SPECS`."""

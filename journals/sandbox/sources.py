@@ -235,6 +235,33 @@ _SPECS: tuple[SiteSpec, ...] = (
         page_size=10,
         selection_rate=0.07,
     ),
+    # Sites built by scripts in shapes real script-built sites have, built without reading the crawler
+    # (journals.sandbox.unseen_scripts); each lists a share of every publisher's journals, small because every one
+    # of their pages is rendered in a browser.
+    _registered(
+        "spa",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=10,
+        selection_rate=0.04,
+    ),
+    _registered(
+        "loadmore",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=10,
+        selection_rate=0.05,
+    ),
+    _registered(
+        "nextdata",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "editor_in_chief"),
+        page_size=12,
+        selection_rate=0.035,
+    ),
+    _registered(
+        "deferred",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "sjr", "editor_in_chief"),
+        page_size=10,
+        selection_rate=0.04,
+    ),
 )
 SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[name] for name in site_names())
 """Every site of the registry, in its order, as the sandbox builds it (a registry site without a spec here is a
