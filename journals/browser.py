@@ -115,7 +115,7 @@ async ([quiet, limit, fetchLimit]) => window.__journalsSettle(quiet, limit, fetc
 """Wait until the page has settled (see :data:`WATCH_SCRIPT`); whether it did within the limit."""
 
 EXPAND_LETTERS_SCRIPT = """
-async ([quiet, limit, fetchLimit, keptId]) => {
+async ([quiet, limit, fetchLimit, keptId, maxPages]) => {
   const LETTER = /^(?:[A-Z]|0\\s*[-\\u2013]\\s*9|#)$/;
   const pause = () => new Promise(resolve => setTimeout(resolve, 20));
   const settle = async () => {
@@ -140,7 +140,8 @@ async ([quiet, limit, fetchLimit, keptId]) => {
   }
   const kept = document.createElement('div');
   kept.id = keptId;
-  const expand = async (letter, control) => {
+  const PAGE = /^(?:\\d{1,3}|next\\b.*|siguiente\\b.*|suivant\\b.*|weiter\\b.*|[\u203a\u00bb>]+)$/i;
+  const click = async (letter, control) => {
     const changed = new Set();
     const observer = new MutationObserver(records => {
       for (const record of records) if (record.addedNodes.length) changed.add(record.target);
@@ -151,12 +152,28 @@ async ([quiet, limit, fetchLimit, keptId]) => {
     observer.disconnect();
     const targets = [...changed].filter(t => t.isConnected && ![...changed].some(o => o !== t && o.contains(t)));
     for (const target of targets) {
+      if (target === kept || kept.contains(target)) continue;
       const section = document.createElement('section');
       section.setAttribute('data-letter', letter);
       section.innerHTML = target.innerHTML;
       kept.appendChild(section);
     }
     return targets.length > 0;
+  };
+  const expand = async (letter, control) => {
+    if (!await click(letter, control)) return false;
+    const seen = new Set();
+    for (let pages = 0; pages < maxPages; pages++) {
+      const next = [...document.querySelectorAll('a, button')].find(e => {
+        const text = (e.textContent || '').replace(/\\s+/g, ' ').trim();
+        const key = (e.getAttribute('href') || '') + '|' + text;
+        return PAGE.test(text) && isHandler(e) && e.getClientRects().length && !seen.has(key) && !kept.contains(e);
+      });
+      if (!next) break;
+      seen.add((next.getAttribute('href') || '') + '|' + (next.textContent || '').replace(/\\s+/g, ' ').trim());
+      await click(letter, next);
+    }
+    return true;
   };
   const missed = [];
   for (const [letter, control] of controls) {
@@ -168,8 +185,12 @@ async ([quiet, limit, fetchLimit, keptId]) => {
 }
 """
 """Click every A–Z control of the page that is a script handler (not a link), one after the other, and keep what
-each click added, in a ``section`` per letter under one element at the end of the body. A letter whose click
-changed nothing (its list came after the wait, on a busy machine) is clicked once more at the end."""
+each click added, in a ``section`` per letter under one element at the end of the body; within a letter, its page
+controls that are script handlers too ("2", "Next ›" as hash routes) are clicked in turn, up to
+:data:`PAGES_PER_LETTER`, and what each added is kept with the letter. A letter whose click changed nothing (its
+list came after the wait, on a busy machine) is clicked once more at the end."""
+PAGES_PER_LETTER = 50
+"""Page controls clicked within one script letter's list, at most."""
 
 
 GROW_CLICKS = 100
@@ -251,7 +272,7 @@ def rendering_meta(*, expand_letters: bool = False) -> dict[str, Any]:
             PageMethod(
                 "evaluate",
                 EXPAND_LETTERS_SCRIPT,
-                [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS, RENDERED_EXPANDED_ID],
+                [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS, RENDERED_EXPANDED_ID, PAGES_PER_LETTER],
             )
         )
     return {

@@ -279,7 +279,7 @@ _COPYRIGHT_START = re.compile(
     r"(?:(?:19|20)\d\d(?:\s*[-–]\s*(?:(?:19|20)\d\d|present))?[\s,]*)*(?:(?:©|\(c\))\s*)?",
     re.IGNORECASE,
 )
-_HOLDER_END = re.compile(r"\s*(?:all\s+rights\s+reserved|\||;|\s[–—-]\s|\bsubject\s+to\b)", re.IGNORECASE)
+_HOLDER_END = re.compile(r"\s*(?:all\s+rights\s+reserved|\||;|[·•∙]|\s[–—-]\s|\bsubject\s+to\b)", re.IGNORECASE)
 _LEGAL_SUFFIX = re.compile(
     r"(?:ltd|limited|inc|incorporated|co|corp|corporation|pty|llc|llp|plc|gmbh|ag|sa|s\.a|b\.v|bv|n\.v|nv|"
     r"kk|k\.k|srl|s\.r\.l|spa|s\.p\.a|e\.v|ltda|bhd|oy|ab|as|sl)\.?",

@@ -144,3 +144,8 @@ def test_a_platforms_copyright_for_every_page_is_no_publisher() -> None:
         "<footer><p>© 2026 Quillbase Ltd unless otherwise stated</p></footer>"
     )
     assert "publisher" not in values
+
+
+def test_a_copyright_holder_ends_at_a_middle_dot() -> None:
+    values = _extract("<main><h1>Journal of Tests</h1></main><footer><p>© 2026 Kestrel University Press · Privacy</p></footer>")
+    assert values["publisher"] == "Kestrel University Press"
