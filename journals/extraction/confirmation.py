@@ -48,7 +48,9 @@ def confirmation(
     """What confirms the page as a journal's: ``identifier``, ``metric``, ``journal_meta``, ``title`` (a name the
     page gives matches ``entry_text``, the list entry's text), ``address`` (``url``'s last segment spells the
     entry) or ``journal_word`` (a name the page gives holds one); None when nothing does. A one-word entry is
-    confirmed by its name only with a journal word: a page called "Books" or "Help" is named like "Cell"."""
+    confirmed by its name only with a journal word: a page called "Books" or "Help" is named like "Cell"; an entry
+    not written as a title ("3 of our journals receive their first Impact Factor") is a headline, which its own page
+    repeats."""
     identifiers, metrics = _evidence_attributes()
     shown = {name for name, found in extraction.values.items() if found.value is not None}
     if shown & identifiers:
@@ -59,7 +61,7 @@ def confirmation(
     if any(c.kind == "meta" for c in names):
         return "journal_meta"
     entry = name_key(entry_text or "")
-    if _name_like(entry):  # "Books" is a page's name as much as "Cell"
+    if _name_like(entry) and _title_cased(entry_text or ""):  # "Books" is a page's name as much as "Cell"
         if any(same_name(entry, c.key) for c in names):
             return "title"
         if same_name(entry, slug_key(url)):

@@ -59,3 +59,9 @@ def test_a_featured_articles_page_is_no_journal_though_its_heading_is_its_entry(
     entry = "Machine learning for Economics: a systematic review and meta-analysis of 3345 studies"
     page = f"<main><h1>{entry}</h1><p>Abstract. We review studies.</p></main>"
     assert _evidence(page, entry, url="https://pubs.example/doi/10.1021/x.20c1001") is None
+
+
+def test_a_news_headline_is_no_journal_though_its_page_repeats_it() -> None:
+    entry = "3 of our journals receive their first Journal Impact Factor in 2024"
+    page = f"<main><h1>{entry}</h1><p>Good news.</p></main>"
+    assert _evidence(page, entry, url="https://pubs.example/news/1-3-of-our-journals") is None
