@@ -26,6 +26,22 @@ _HANDLERS: weakref.WeakKeyDictionary[Crawler, LazyPlaywrightDownloadHandler] = w
 """Each crawl's one handler, whatever the scheme."""
 
 
+class OneLineFailures(logging.Filter):
+    """Drops the traceback scrapy-playwright attaches to "Closing page due to failed request": a page the browser
+    fails on (a redirect loop, a reset connection) is an expected event of the web, which
+    :class:`journals.browser.RenderingMiddleware` logs in one line and answers by fetching the page as served."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep the record, without its traceback when it is a failed page's."""
+        if record.levelno <= logging.WARNING and record.exc_info:
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+_ONE_LINE_FAILURES = OneLineFailures()
+
+
 class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
     """scrapy-playwright's handler, with one browser per crawl, started at the first request to render.
 
@@ -37,6 +53,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
       served, :class:`journals.browser.RenderingMiddleware`): Playwright answers nothing to a page created while the
       browser dies, and scrapy-playwright would wait for it forever. The page of a render cut short may stay open
       until its browser closes.
+    - A page the browser fails on is logged by scrapy-playwright without its traceback (:class:`OneLineFailures`).
     - The browser goes through the proxy Scrapy's requests go through (``https_proxy``/``http_proxy``, read by
       ``HttpProxyMiddleware``), unless ``PLAYWRIGHT_LAUNCH_OPTIONS`` names one: scrapy-playwright leaves the
       browser on direct connections, so a crawl behind a proxy (or replayed through one) would render nothing.
@@ -48,6 +65,7 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
     def __init__(self, crawler: Crawler) -> None:
         """The handler; Playwright is started by :meth:`download_request` when first needed."""
         super().__init__(crawler)
+        logging.getLogger("scrapy-playwright").addFilter(_ONE_LINE_FAILURES)  # a set: added once whatever the calls
         options = self.config.launch_options
         proxy = browser_proxy(getproxies()) if crawler.settings.getbool("HTTPPROXY_ENABLED") else None
         if proxy is not None and "proxy" not in options:
