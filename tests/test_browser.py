@@ -24,7 +24,14 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
-from journals.browser import RENDERING_FAILED, RenderingMiddleware, abort_request, browser_proxy, rendering_meta
+from journals.browser import (
+    GROW_CLICKS,
+    RENDERING_FAILED,
+    RenderingMiddleware,
+    abort_request,
+    browser_proxy,
+    rendering_meta,
+)
 from journals.replay.proxy import ReplayServer
 from journals.spiders.publisher import PublisherSpider
 from lab.crawlrun import descendants_of
@@ -78,6 +85,28 @@ PLAIN_JOURNAL = """<html><head><title>{title}</title></head><body><header><a hre
 </table></body></html>"""
 
 
+GROW_APP = """<html><head><title>All journals</title></head><body>
+<h1>All journals</h1><ul id="grid"></ul><button id="more" type="button">Load more journals</button>
+<script>
+const journals = JOURNALS;
+let shown = 0;
+const more = () => {
+  const grid = document.getElementById('grid');
+  const step = FOREVER ? 1 : 2;
+  for (let i = 0; i < step; i++) {
+    const j = FOREVER ? {slug: 'issue-' + shown, title: 'Issue ' + shown} : journals[shown];
+    if (!j) break;
+    grid.insertAdjacentHTML('beforeend', '<li><a href="/journal/' + j.slug + '">' + j.title + '</a></li>');
+    shown++;
+  }
+  if (!FOREVER && shown >= journals.length) document.getElementById('more').remove();
+};
+document.getElementById('more').addEventListener('click', more);
+more();
+</script></body></html>"""
+"""A list that a "Load more journals" button grows in place, two journals a click (or one link a click, forever)."""
+
+
 def listing(slugs: list[str]) -> list[dict[str, str]]:
     """The JSON list of journals the scripts fetch."""
     return [{"slug": slug, "title": JOURNALS[slug][0]} for slug in slugs]
@@ -98,6 +127,9 @@ def route(path: str) -> tuple[str, str] | None:
             "text/html",
             f"<html><body><noscript>Please enable JavaScript.</noscript>{hop}<script></script></body></html>",
         )
+    if path in ("/grow/", "/forever/"):
+        page = GROW_APP.replace("JOURNALS", json.dumps(listing(slugs))).replace("FOREVER", str(path == "/forever/").lower())
+        return "text/html", page
     if path == "/letters/":
         buttons = "".join(f'<button type="button" data-letter="{x}">{x}</button>' for x in LETTERS)
         return "text/html", LETTERS_APP.replace("{buttons}", buttons)
@@ -395,3 +427,23 @@ def test_a_render_that_timed_out_is_retried_in_the_browser_before_it_is_fetched_
     assert crawler.stats.get_value("retry/count") == 2
     assert crawler.stats.get_value("journals/rendering/failed") == 2
     assert noted == []
+
+
+@deferred_f_from_coro_f
+async def test_a_load_more_button_is_clicked_until_the_whole_list_is_shown(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    found, stats = await crawl(settings, url(site, "/grow/"), render="browser")
+    assert found == expected(site, list(JOURNALS))
+    assert stats["journals/rendering/grow_clicks"] == 1  # the first two are shown on load, one click shows the rest
+    assert "journals/bounds/grow_clicks" not in stats
+
+
+@deferred_f_from_coro_f
+async def test_a_list_that_grows_forever_ends_at_its_bound_as_a_trap(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    _, stats = await crawl(settings, url(site, "/forever/"), render="browser")
+    assert stats["journals/rendering/grow_clicks"] == GROW_CLICKS
+    assert stats["journals/bounds/grow_clicks"] == 1
+    assert stats["journals/traps/forever"][0]["kind"] == "grow_clicks"  # the health check fails the crawl on it
