@@ -26,6 +26,8 @@ from journals.vocabulary import load_attributes
 
 TITLE_MATCH = 90.0
 """rapidfuzz ``token_set_ratio`` (0–100) at which an entry's text and a page's name for its journal are one name."""
+HEADLINE_WORDS = 6
+"""An entry of this many words or more not written as a title is a sentence (a headline), no journal's name."""
 GENERIC_WORDS = frozenset({"journal", "international", "open", "access", "online", "review", "reviews", "letters"})
 """Words a list adds to a journal's name that its address may leave out ("Angiology: Open Access" at
 ``/angiology.html``)."""
@@ -48,9 +50,9 @@ def confirmation(
     """What confirms the page as a journal's: ``identifier``, ``metric``, ``journal_meta``, ``title`` (a name the
     page gives matches ``entry_text``, the list entry's text), ``address`` (``url``'s last segment spells the
     entry) or ``journal_word`` (a name the page gives holds one); None when nothing does. A one-word entry is
-    confirmed by its name only with a journal word: a page called "Books" or "Help" is named like "Cell"; an entry
-    not written as a title ("3 of our journals receive their first Impact Factor") is a headline, which its own page
-    repeats."""
+    confirmed by its name only with a journal word: a page called "Books" or "Help" is named like "Cell"; a long
+    entry not written as a title ("3 of our journals receive their first Impact Factor") is a headline, which its
+    own page repeats."""
     identifiers, metrics = _evidence_attributes()
     shown = {name for name, found in extraction.values.items() if found.value is not None}
     if shown & identifiers:
@@ -61,7 +63,8 @@ def confirmation(
     if any(c.kind == "meta" for c in names):
         return "journal_meta"
     entry = name_key(entry_text or "")
-    if _name_like(entry) and _title_cased(entry_text or ""):  # "Books" is a page's name as much as "Cell"
+    headline = len(entry.split()) >= HEADLINE_WORDS and not _title_cased(entry_text or "")
+    if _name_like(entry) and not headline:
         if any(same_name(entry, c.key) for c in names):
             return "title"
         if same_name(entry, slug_key(url)):
