@@ -4,7 +4,6 @@ subjects, Spanish paginated areas)."""
 
 import http.client
 from collections import Counter
-from collections.abc import Iterator
 from html import escape
 from urllib.parse import parse_qs, urljoin, urlsplit
 
@@ -13,25 +12,20 @@ from lxml import html as lxml_html
 
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.sources import UNSEEN_NAMES
-from journals.sandbox.truth import world_truth
-from journals.sandbox.web import SandboxWeb
+from tests.conftest import RunningSandbox
 
 LIST_SITES = ("rowlinks", "selectgo", "bysubject", "areas")
 """The unseen sites of :mod:`journals.sandbox.unseen_lists`."""
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[SandboxServer]:
-    served = SandboxServer(SandboxWeb(seed=1, size=2000), port=0)
-    served.start_in_thread()
-    yield served
-    served.shutdown()
-    served.server_close()
+def server(world_2000: RunningSandbox) -> SandboxServer:
+    return world_2000.server
 
 
 @pytest.fixture(scope="module")
-def truth(server: SandboxServer) -> dict:
-    return world_truth(server.web, server.base_url)
+def truth(world_2000: RunningSandbox) -> dict:
+    return world_2000.truth
 
 
 def fetch(url: str) -> tuple[int, str, str]:

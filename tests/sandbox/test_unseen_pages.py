@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from functools import cache
 from html import escape
 from urllib.parse import urljoin, urlsplit
@@ -15,10 +14,9 @@ import pytest
 from lxml import html as lxml_html
 
 from journals.sandbox.relation import METRIC_YEAR
-from journals.sandbox.server import SandboxServer
-from journals.sandbox.truth import world_truth
 from journals.sandbox.unseen_pages import abbreviation
 from journals.sandbox.web import SandboxWeb
+from tests.conftest import RunningSandbox
 
 PAGE_SHAPES = ("sidebar", "prose", "yeartable", "masthead")
 LISTING = re.compile(r"/[a-z]+/(journals/([a-z]|0-9)(\?page=\d+)?|journals(\?page=\d+)?)")
@@ -26,19 +24,13 @@ JOURNAL = re.compile(r"/[a-z]+/(journal|index\.php)/[a-z0-9-]+")
 
 
 @pytest.fixture(scope="module")
-def web() -> SandboxWeb:
-    return SandboxWeb(seed=1, size=2000)
+def web(world_2000: RunningSandbox) -> SandboxWeb:
+    return world_2000.server.web
 
 
 @pytest.fixture(scope="module")
-def served(web: SandboxWeb) -> Iterator[tuple[str, dict]]:
-    server = SandboxServer(web, port=0)
-    server.start_in_thread()
-    try:
-        yield server.base_url, world_truth(web, server.base_url)
-    finally:
-        server.shutdown()
-        server.server_close()
+def served(world_2000: RunningSandbox) -> tuple[str, dict]:
+    return world_2000.base_url, world_2000.truth
 
 
 @cache

@@ -8,7 +8,6 @@ import json
 import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -16,25 +15,16 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from lxml import html as lxml_html
 
-from journals.sandbox.server import SandboxServer
 from journals.sandbox.sources import LETTERS, UNSEEN_NAMES, letter_of
-from journals.sandbox.truth import world_truth
-from journals.sandbox.web import SandboxWeb
+from tests.conftest import RunningSandbox
 
 SCRIPT_SITES = ("spa", "loadmore", "nextdata", "deferred")
 NEXT_DATA = re.compile(r'<script id="__NEXT_DATA__" type="application/json">(.*?)</script>', re.DOTALL)
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[tuple[str, dict[str, Any]]]:
-    web = SandboxWeb(seed=1, size=2000)
-    server = SandboxServer(web, port=0)
-    server.start_in_thread()
-    try:
-        yield server.base_url, world_truth(web, server.base_url)
-    finally:
-        server.shutdown()
-        server.server_close()
+def served(world_2000: RunningSandbox) -> tuple[str, dict[str, Any]]:
+    return world_2000.base_url, world_2000.truth
 
 
 @cache
