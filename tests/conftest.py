@@ -66,6 +66,15 @@ def sandbox() -> Iterator[RunningSandbox]:
     running.server.server_close()
 
 
+@pytest.fixture(scope="session")
+def world_2000() -> Iterator[RunningSandbox]:
+    """Seed 1, 2,000 journals (the unseen sites' tests read it), stopped at the end of the session."""
+    running = serve_sandbox(1, 2000)
+    yield running
+    running.server.shutdown()
+    running.server.server_close()
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     """Where the test's SQLite database lives: in a directory not made yet, which :func:`engine_from_url` creates."""
