@@ -357,11 +357,15 @@ def _text_key(text: str) -> str:
 def _row_sub_pages(anchors: Sequence[EntryAnchor]) -> set[int]:
     """The ids of anchors whose path extends another anchor's of the same row, below a link that no more than
     :data:`SUB_PAGES_PER_JOURNAL` anchors extend."""
+    rows = Counter(a.record_text for a in anchors if a.record_text)
+    anchors = [a for a in anchors if rows[a.record_text] >= 2]  # a row of one link has no sub-page: no URL split
     paths: dict[int, tuple[str, str]] = {}
+    own: dict[tuple[str, str], EntryAnchor] = {}
     for anchor in anchors:
         parts = urlsplit(anchor.url)
         paths[id(anchor)] = (parts.netloc, parts.path.rstrip("/"))
-    own = {paths[id(a)]: a for a in anchors if not urlsplit(a.url).query}
+        if not parts.query:
+            own[paths[id(anchor)]] = anchor
     extensions: Counter[tuple[str, str]] = Counter()
     parent_of: dict[int, tuple[str, str]] = {}
     for anchor in anchors:
@@ -401,10 +405,16 @@ def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor]) -> EntryGroup:
         return group  # no one template, or pages at the site's root: a template that says nothing
     chrome = group.anchors[0].chrome
     have = {a.url for a in group.anchors}
+    sample = next(a.url for a in group.anchors if url_template(a.url) == template)
+    prefix = sample[: sample.index(template[1], sample.index("//") + 2) + len(template[1])] if template[1] else sample
     extra = [
         a
         for a in _unique(anchors)
-        if a.url not in have and a.chrome == chrome and url_template(a.url) == template and anchor_score(a) > -0.5
+        if a.url.startswith(prefix)  # a string test first: a wide page's other links are not split
+        and a.url not in have
+        and a.chrome == chrome
+        and url_template(a.url) == template
+        and anchor_score(a) > -0.5
     ]
     if not extra:
         return group
