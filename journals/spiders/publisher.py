@@ -95,7 +95,15 @@ def read_page(
         page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
         found_links = metrics_links(page, url, max_anchors) if links == "metrics" else None
         return ReadPage(page, found_links, signs=script_signs(page) if signs else None)
-    page_links_found = page_links(page, url, max_anchors)
+    return read_links(page, max_anchors, memory, letter)
+
+
+def read_links(
+    page: ParsedPage, max_anchors: int, memory: ListingMemory | None = None, letter: str | None = None
+) -> ReadPage:
+    """An already parsed ``page`` read as an index: all its links and, given ``memory``, its journal list. Pure;
+    :func:`read_page`'s second half, also run on a journal page that may be a listing (it is not parsed again)."""
+    page_links_found = page_links(page, page.url, max_anchors)
     group = find_journal_list(page_links_found.content, memory, letter) if memory is not None else None
     return ReadPage(page, page_links_found, group)
 
@@ -736,8 +744,8 @@ class PublisherSpider(scrapy.Spider):
             return None
         source = response.meta["source"]
         state = self.sites[source]
-        listing = await self._read(response, state.memory, None)
-        group = listing.group if listing is not None else None
+        listing = await self._analyse(read_links, page.page, self.max_anchors, state.memory)
+        group = listing.group
         if group is None or not lists_journals(group, response.url):
             return None
         self.crawler.stats.inc_value("journals/reclassified/listing")
