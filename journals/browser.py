@@ -60,13 +60,43 @@ CONTEXT_OPTIONS = {"ignore_https_errors": True}
 
 BODY_UNREAD_MS = 2_000
 """Milliseconds a fetch whose body the page never reads counts as in flight after its response came."""
+TIMER_MIN_MS = 50
+TIMER_MAX_MS = 3_000
+"""A timer the page sets for between :data:`TIMER_MIN_MS` and this many milliseconds, within this many
+milliseconds of its start or of the crawl's last action on it (a click, a scroll), counts as work in flight until it
+fires or is cleared: a panel filled by a fetch a timer starts after load ("metrics 800 ms after load") is waited
+for. Shorter timers are ticks the quiet time covers; longer ones, and timers set later (a poll, a carousel), are
+the page's life, never waited for."""
 
-WATCH_SCRIPT = """
+WATCH_SCRIPT = (
+    """
 (() => {
   if (window.__journalsInflight !== undefined) return;
+  const setTimeout_ = window.setTimeout.bind(window);
+  const clearTimeout_ = window.clearTimeout.bind(window);
+  window.__journalsTimeout = setTimeout_;
   window.__journalsInflight = 0;
   window.__journalsChanged = performance.now();
+  window.__journalsActed = performance.now();
   const done = () => { window.__journalsInflight--; window.__journalsChanged = performance.now(); };
+  const timers = new Set();
+  window.setTimeout = function (callback, delay, ...args) {
+    const wait = Number(delay) || 0;
+    const counted = typeof callback === 'function' && wait >= TIMER_MIN_MS && wait <= TIMER_MAX_MS
+      && performance.now() - window.__journalsActed <= TIMER_MAX_MS;
+    if (!counted) return setTimeout_(callback, delay, ...args);
+    const id = setTimeout_(function (...given) {
+      if (timers.delete(id)) done();
+      return callback.apply(this, given);
+    }, delay, ...args);
+    timers.add(id);
+    window.__journalsInflight++;
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    if (timers.delete(id)) done();
+    return clearTimeout_(id);
+  };
   const fetch = window.fetch;
   window.fetch = function (...args) {
     window.__journalsInflight++;
@@ -75,9 +105,9 @@ WATCH_SCRIPT = """
     return fetch.apply(this, args).then(response => {
       for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
         const read = response[name].bind(response);
-        response[name] = () => read().finally(() => setTimeout(finish, 0));
+        response[name] = () => read().finally(() => setTimeout_(finish, 0));
       }
-      setTimeout(finish, BODY_UNREAD_MS);
+      setTimeout_(finish, BODY_UNREAD_MS);
       return response;
     }, error => { finish(); throw error; });
   };
@@ -96,18 +126,23 @@ WATCH_SCRIPT = """
     };
     while (waiting()) {
       if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return true;
-      await new Promise(resolve => setTimeout(resolve, 20));
+      await new Promise(resolve => setTimeout_(resolve, 20));
     }
     return false;
   };
 })();
 """.replace("BODY_UNREAD_MS", str(BODY_UNREAD_MS))
+    .replace("TIMER_MIN_MS", str(TIMER_MIN_MS))
+    .replace("TIMER_MAX_MS", str(TIMER_MAX_MS))
+)
 """Installed before a rendered page's own scripts: counts fetches in flight, notes when the document last changed,
+counts the timers it sets soon after its start or the crawl's last action (:data:`TIMER_MAX_MS`) as work in flight,
 and defines the one wait for the page to settle (``__journalsSettle``) that :data:`SETTLE_SCRIPT` and
-:data:`EXPAND_LETTERS_SCRIPT` call: no fetch in flight and the document unchanged for ``quiet`` ms, waited for up
-to ``limit`` ms, or ``fetchLimit`` ms while a fetch is in flight. A fetch is in flight until its body is read and
-the callbacks waiting on it have run (a busy machine may take longer than the quiet time between a response's
-headers and the list it is written into), or for :data:`BODY_UNREAD_MS` when its body is never read."""
+:data:`EXPAND_LETTERS_SCRIPT` call: no fetch or counted timer in flight and the document unchanged for ``quiet``
+ms, waited for up to ``limit`` ms, or ``fetchLimit`` ms while a fetch is in flight. A fetch is in flight until
+its body is read and the callbacks waiting on it have run (a busy machine may take longer than the quiet time
+between a response's headers and the list it is written into), or for :data:`BODY_UNREAD_MS` when its body is
+never read."""
 
 SETTLE_SCRIPT = """
 async ([quiet, limit, fetchLimit]) => window.__journalsSettle(quiet, limit, fetchLimit)
@@ -194,7 +229,8 @@ PAGES_PER_LETTER = 50
 
 
 GROW_CLICKS = 100
-"""Clicks of a "Load more" control per rendered page, at most: a list that still grows after them is a trap."""
+"""Clicks of a "Load more" control, or scrolls to the end of an infinite list, per rendered page, at most: a list
+that still grows after them is a trap."""
 GROW_TEXT = (
     r"^(?:(?:load|show|view|see|display)\s+(?:more|all)\b|more\s+(?:journals|results|titles)\b|"
     r"(?:cargar|mostrar|ver)\s+m[aá]s\b|(?:afficher|voir)\s+plus\b|mehr\s+(?:laden|anzeigen)\b|"
@@ -204,45 +240,98 @@ GROW_TEXT = (
 PLACEHOLDER_TEXT = r"^(?:loading|cargando|chargement|wird geladen|carregando|caricamento)\b.{0,40}$"
 """Texts of an element standing in for content a script has yet to write ("Loading metrics…")."""
 
+OPEN_PANELS = 12
+"""Closed tabs and accordion sections a rendered page has opened, at most."""
+OPENED_PANELS_ID = "journals-opened-panels"
+"""The id of the element that keeps what opening a tab took out of the page (a tab bar shows one panel at a time)."""
+
 ACT_AS_READER_SCRIPT = """
-async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText]) => {
+async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanels, keptId]) => {
   const GROW = new RegExp(growText, 'i');
   const PLACEHOLDER = new RegExp(placeholderText, 'i');
   const visible = (element) => element.getClientRects().length > 0;
   const text = (element) => (element.textContent || '').replace(/\\s+/g, ' ').trim();
+  const goesNowhere = (element) => {
+    if (element.tagName !== 'A') return true;
+    const href = (element.getAttribute('href') || '').trim().toLowerCase();
+    return href === '' || href.startsWith('#') || href.startsWith('javascript:');
+  };
   const settle = async () => {
     const start = performance.now();
-    await new Promise(resolve => setTimeout(resolve, 20));
+    await new Promise(resolve => window.__journalsTimeout(resolve, 20));
     await window.__journalsSettle(quiet, limit, fetchLimit, start);
+  };
+  const act = async (action) => {
+    window.__journalsActed = performance.now();
+    action();
+    await settle();
   };
   const placeholders = () => [...document.querySelectorAll('body *')].filter(
     e => e.children.length === 0 && visible(e) && PLACEHOLDER.test(text(e))
   ).length;
   const waitedFrom = performance.now();
   while (placeholders() > 0 && performance.now() - waitedFrom < limit) await settle();
-  const grower = () => [...document.querySelectorAll('button, a, [role=button]')].find(e => {
-    if (!visible(e) || !GROW.test(text(e))) return false;
-    if (e.tagName !== 'A') return true;
-    const href = (e.getAttribute('href') || '').trim().toLowerCase();
-    return href === '' || href.startsWith('#') || href.startsWith('javascript:');
+
+  const kept = document.createElement('div');
+  kept.id = keptId;
+  const CHROME = 'nav, header, footer, [role=navigation], [role=menu], [role=menubar], [role=banner], '
+    + '[role=contentinfo]';
+  const closed = () => [...document.querySelectorAll(
+    'details:not([open]) > summary, [role=tab]:not([aria-selected=true]), [aria-expanded=false]'
+  )].filter(e => {
+    const label = text(e);
+    if (!label || label.length > 80 || !visible(e) || !goesNowhere(e) || e.hasAttribute('aria-haspopup')) return false;
+    return e.getAttribute('role') === 'tab' || e.tagName === 'SUMMARY' || !e.closest(CHROME);
   });
-  let clicks = 0;
-  let control = grower();
-  while (control && clicks < maxClicks) {
-    const before = document.querySelectorAll('a[href]').length;
-    control.click();
-    clicks++;
-    await settle();
-    if (document.querySelectorAll('a[href]').length <= before) break;
-    control = grower();
+  const tried = new Set();
+  let opened = 0;
+  for (let control = closed()[0]; control && opened < maxPanels; control = closed().find(e => !tried.has(e))) {
+    tried.add(control);
+    const removed = [];
+    const observer = new MutationObserver(records => {
+      for (const record of records) for (const node of record.removedNodes) if (text(node)) removed.push(node);
+    });
+    observer.observe(document.body, {childList: true, subtree: true});
+    await act(() => control.click());
+    observer.disconnect();
+    opened++;
+    for (const node of removed) if (!node.isConnected) kept.appendChild(node);
   }
-  return {clicks, capped: clicks >= maxClicks && !!grower(), placeholders: placeholders()};
+  if (kept.childNodes.length) document.body.appendChild(kept);
+
+  const grower = () => [...document.querySelectorAll('button, a, [role=button]')].find(
+    e => visible(e) && GROW.test(text(e)) && goesNowhere(e)
+  );
+  const links = () => document.querySelectorAll('a[href]').length;
+  let clicks = 0;
+  let scrolls = 0;
+  let grew = false;
+  while (clicks + scrolls < maxClicks) {
+    const before = links();
+    const control = grower();
+    if (control) {
+      await act(() => control.click());
+      clicks++;
+    } else {
+      await act(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      scrolls++;
+    }
+    grew = links() > before;
+    if (!grew) break;
+  }
+  return {
+    clicks, scrolls: grew ? scrolls : Math.max(scrolls - 1, 0), opened,
+    capped: clicks + scrolls >= maxClicks && (grew || !!grower()), placeholders: placeholders(),
+  };
 }
 """
 """Act on a rendered page as a reader does, after it settled: wait while an element still reads "Loading…" (a
-panel a timer fills after load), then click a control that grows the list in place ("Load more journals", "Show
-all": a button or a link that goes nowhere) until it is gone, a click adds no link, or :data:`GROW_CLICKS` clicks;
-returns the clicks, whether the bound stopped them, and the placeholders left."""
+panel a timer fills after load); open its closed tabs and accordion sections (a ``<details>``, a control with
+``aria-expanded="false"`` outside the site's menus, a tab), up to :data:`OPEN_PANELS`, keeping what a tab took out of
+the page in one element at the end of the body; then grow its list in place by clicking a control that does so
+("Load more journals", "Show all": a button or a link that goes nowhere) or, without one, by scrolling to the end
+(an infinite list), until a click or a scroll adds no link, or :data:`GROW_CLICKS` actions. Returns the clicks,
+the scrolls that grew the list, the panels opened, whether the bound stopped it, and the placeholders left."""
 
 
 def abort_request(request: PlaywrightRequest) -> bool:
@@ -264,7 +353,16 @@ def rendering_meta(*, expand_letters: bool = False) -> dict[str, Any]:
         PageMethod(
             "evaluate",
             ACT_AS_READER_SCRIPT,
-            [SETTLE_QUIET_MS, SETTLE_LIMIT_MS, FETCH_LIMIT_MS, GROW_CLICKS, GROW_TEXT, PLACEHOLDER_TEXT],
+            [
+                SETTLE_QUIET_MS,
+                SETTLE_LIMIT_MS,
+                FETCH_LIMIT_MS,
+                GROW_CLICKS,
+                GROW_TEXT,
+                PLACEHOLDER_TEXT,
+                OPEN_PANELS,
+                OPENED_PANELS_ID,
+            ],
         ),
     ]
     if expand_letters:
@@ -314,7 +412,8 @@ def is_timeout(exception: BaseException) -> bool:
 
 
 def reader_actions(response: Response) -> dict[str, Any] | None:
-    """What :data:`ACT_AS_READER_SCRIPT` did on a page rendered now (clicks, capped, placeholders), else None."""
+    """What :data:`ACT_AS_READER_SCRIPT` did on a page rendered now (clicks, scrolls, opened, capped,
+    placeholders), else None."""
     for method in response.meta.get("playwright_page_methods") or ():
         result = getattr(method, "result", None)
         if isinstance(result, dict) and "clicks" in result:

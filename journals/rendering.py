@@ -7,8 +7,11 @@ A page is taken for script-built on what its served HTML says of itself, never o
 - an application root left empty for a script to fill (``<div id="root">``, ``app``, ``__next``, ``__nuxt``…);
 - a ``<noscript>`` asking for JavaScript;
 - A–Z letters that are script handlers (``<button>``, ``href="javascript:…"`` or ``"#"``, ``onclick``), not links;
-- an element still reading "Loading…" (a panel a script fills after load): the page is not finished, even when it
-  already names other journal data.
+- an element still reading "Loading…" (a panel a script fills after load), or a panel left empty for a script to
+  fill: a closed tab or accordion section whose body holds no text, a section under a heading naming journal data
+  ("Journal metrics") with nothing but empty boxes (a skeleton, a spinner), an element marked ``aria-busy``. Such a
+  page is not finished, even when it already names other journal data: it is probed (rendered beside its served
+  HTML, and the two compared) rather than read as it is.
 
 Each sign counts only on a page that runs scripts, and only where the page lacks what the crawl came for: an index
 page without letters or a journal list, a journal page that names neither an ISSN nor a metric. A page with data
@@ -69,6 +72,9 @@ class ScriptSigns:
     """Distinct A–Z letters shown as script handlers rather than links (0 unless asked for)."""
     placeholders: int = 0
     """Elements whose whole text says their content is loading ("Loading metrics…")."""
+    empty_panels: int = 0
+    """Panels a script has yet to fill: closed tabs or accordion sections with no text, empty sections under a
+    heading naming journal data, elements marked ``aria-busy``."""
 
     @property
     def script_built(self) -> bool:
@@ -78,12 +84,14 @@ class ScriptSigns:
             or self.asks_for_javascript
             or self.script_letters >= MIN_SCRIPT_LETTERS
             or self.placeholders
+            or self.empty_panels
         )
 
     @property
     def unfinished(self) -> bool:
-        """Whether the page runs scripts and still shows a placeholder: rendered even when it names some data."""
-        return self.scripts > 0 and self.placeholders > 0
+        """Whether the page runs scripts and still shows a placeholder or an empty panel: rendered even when it
+        names some data."""
+        return self.scripts > 0 and (self.placeholders > 0 or self.empty_panels > 0)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -93,6 +101,7 @@ class ScriptSigns:
             ("noscript", self.asks_for_javascript),
             ("script_letters", self.script_letters >= MIN_SCRIPT_LETTERS),
             ("placeholder", bool(self.placeholders)),
+            ("empty_panel", bool(self.empty_panels)),
         )
         return tuple(name for name, present in shown if present)
 
@@ -119,6 +128,7 @@ def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
         asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(" ".join(noscript_texts))),
         script_letters=_script_letters(tree) if letters else 0,
         placeholders=_placeholders(tree) if _PLACEHOLDER_MARK.search(page.text) else 0,
+        empty_panels=_empty_panels(tree),
     )
 
 
@@ -137,6 +147,72 @@ def _placeholders(tree: etree._Element) -> int:
         if text and _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
             found += 1
     return found
+
+
+_PANEL_CONTROLS = etree.XPath(
+    "//*[@role='tab'][@aria-controls] | //*[@aria-expanded='false'][@aria-controls] | //details[not(@open)]/summary"
+    " | //*[@aria-busy='true']"
+)
+"""Elements that stand for a panel a script may fill: tabs and accordion buttons (with the id of the panel they
+control), the summary of a closed ``<details>``, an element a script marks busy."""
+_HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
+MAX_PANEL_CONTROLS = 50
+"""Panel controls of a page looked into at most (a menu of hundreds of accordions is no journal page)."""
+
+
+def _empty_panels(tree: etree._Element) -> int:
+    """Panels a script has yet to fill: a tab's or accordion button's panel (``aria-controls``) or a closed
+    ``<details>``'s body with no visible text, an element marked ``aria-busy``, and a heading naming journal data
+    (:func:`_names_data`: "Journal metrics" does not, "Impact Factor" does; see :func:`_names_section`) followed by
+    boxes with no text (a skeleton or a spinner) up to the next heading."""
+    found = 0
+    for control in _PANEL_CONTROLS(tree)[:MAX_PANEL_CONTROLS]:
+        if control.get("aria-busy") == "true":
+            found += 1
+        elif control.tag == "summary":
+            details = control.getparent()
+            body = [child for child in details if child is not control and isinstance(child.tag, str)]
+            found += not any(visible_text(child, 1, UNSEEN_WITH_SCRIPTS) for child in body)
+        else:
+            panels = [p for i in (control.get("aria-controls") or "").split() for p in tree.xpath("//*[@id=$i]", i=i)]
+            found += any(not visible_text(panel, 1, UNSEEN_WITH_SCRIPTS) for panel in panels)
+    for heading in _HEADINGS(tree)[:MAX_PANEL_CONTROLS]:
+        if not _names_section(visible_text(heading, 80, UNSEEN_WITH_SCRIPTS, separator=" ")):
+            continue
+        boxes = []
+        for sibling in heading.itersiblings():
+            if not isinstance(sibling.tag, str) or sibling.tag in UNSEEN_WITH_SCRIPTS:
+                continue
+            if sibling.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+                break
+            boxes.append(sibling)
+        found += bool(boxes) and not any(visible_text(box, 1, UNSEEN_WITH_SCRIPTS) for box in boxes)
+    return found
+
+
+_SECTION_WORDS = re.compile(
+    r"\b(?:metrics?|indicators?|impact|citations?|bibliometrics?|editors?|editorial|m[ée]tricas?|m[ée]triques?"
+    r"|indicadores|indicateurs|kennzahlen|metriken)\b",
+    re.IGNORECASE,
+)
+"""Words of a heading over a section of journal facts ("Journal metrics", "Key indicators", "Editorial board")."""
+
+
+def _names_section(text: str) -> bool:
+    """Whether a heading's ``text`` names a section of journal facts: a data label or a word of
+    :data:`_SECTION_WORDS`."""
+    return bool(text) and (bool(_SECTION_WORDS.search(text)) or _names_data(text))
+
+
+def journal_facts(page: ParsedPage) -> int:
+    """How much journal data the page's visible text names: its distinct data labels (:func:`_data_labels`) and
+    one more when it holds an ISSN. What a probe compares between a page as served and as rendered."""
+    tree = page.tree
+    if tree is None:
+        return 0
+    text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
+    words = f" {label_key(text)} "
+    return sum(f" {label} " in words for label in _data_labels()) + bool(find_issns(text))
 
 
 def _runs(script_type: str | None) -> bool:

@@ -107,6 +107,51 @@ more();
 """A list that a "Load more journals" button grows in place, two journals a click (or one link a click, forever)."""
 
 
+SCROLL_APP = """<html><head><title>Browse journals</title></head><body>
+<h1>Browse journals</h1><ul id="grid"></ul><div id="end" style="height: 10px"></div>
+<script>
+const journals = JOURNALS;
+let shown = 0;
+const grid = document.getElementById('grid');
+new IntersectionObserver(entries => {
+  if (!entries.some(e => e.isIntersecting) || shown >= journals.length) return;
+  const j = journals[shown++];
+  grid.insertAdjacentHTML('beforeend', '<li style="height: 900px"><a href="/journal/' + j.slug + '">' + j.title + '</a></li>');
+}).observe(document.getElementById('end'));
+</script></body></html>"""
+"""A list that grows by one journal each time the reader scrolls to its end (no button), one taller than the
+window."""
+TABBED_JOURNAL = """<html><head><title>{title}</title></head><body><header><a href="/">Home</a></header>
+<h1>{title}</h1><p>ISSN {issn}</p>
+<div role="tablist"><button role="tab" aria-selected="true" aria-controls="overview">Overview</button>
+<button role="tab" aria-selected="false" aria-controls="metrics">Journal metrics</button></div>
+<div id="overview" role="tabpanel"><p>{title} publishes research.</p></div>
+<div id="metrics" role="tabpanel" hidden></div>
+<script>
+const [overview, metrics] = document.querySelectorAll('[role=tab]');
+metrics.addEventListener('click', () => fetch('/api/journal/{slug}.json').then(r => r.json()).then(j => {{
+  document.getElementById('overview').remove();
+  const panel = document.getElementById('metrics');
+  panel.hidden = false;
+  panel.innerHTML = '<dl><dt>Impact Factor</dt><dd>' + j.impact_factor + '</dd></dl>';
+}}));
+</script></body></html>"""
+"""A journal page whose metrics tab is filled by a fetch only when it is clicked (and the overview then removed)."""
+LATE_JOURNAL = """<html><head><title>{title}</title></head><body><header><a href="/">Home</a></header>
+<h1>{title}</h1><p>ISSN {issn}</p>
+<h2>Journal metrics</h2><div id="metrics"><div class="skeleton-line"></div><div class="skeleton-line"></div></div>
+<script>
+window.addEventListener('load', () => setTimeout(() => fetch('/api/journal/{slug}.json').then(r => r.json())
+  .then(j => {{ document.getElementById('metrics').innerHTML = '<p>Impact Factor: ' + j.impact_factor + '</p>'; }}),
+  1200));
+</script></body></html>"""
+"""A journal page whose metrics panel shows empty skeleton lines until a fetch a timer starts after load fills it."""
+IDLE_JOURNAL = PLAIN_JOURNAL.replace(
+    "</table>", '</table><h2>Editorial board</h2><div class="board"></div><script>window.seen = 1;</script>'
+)
+"""A journal page with its data as served and an empty box under a heading that no script ever fills."""
+
+
 def listing(slugs: list[str]) -> list[dict[str, str]]:
     """The JSON list of journals the scripts fetch."""
     return [{"slug": slug, "title": JOURNALS[slug][0]} for slug in slugs]
@@ -117,9 +162,10 @@ def route(path: str) -> tuple[str, str] | None:
     slugs = list(JOURNALS)
     if path == "/":
         return "text/html", LIST_SHELL
-    if path in ("/plain/", "/all/"):
+    if path in ("/plain/", "/all/", "/tabbed/", "/late/", "/idle/"):
         shown = slugs[:2] if path == "/plain/" else slugs
-        entries = "".join(f'<li><a href="/journal/{s}">{JOURNALS[s][0]}</a></li>' for s in shown)
+        prefix = path.rstrip("/") if path in ("/tabbed/", "/late/", "/idle/") else ""
+        entries = "".join(f'<li><a href="{prefix}/journal/{s}">{JOURNALS[s][0]}</a></li>' for s in shown)
         return "text/html", f"<html><body><h1>Our journals</h1><ul>{entries}</ul></body></html>"
     if path == "/home/":
         hop = '<a href="/plain/">Browse journals A-Z</a>'
@@ -128,8 +174,17 @@ def route(path: str) -> tuple[str, str] | None:
             f"<html><body><noscript>Please enable JavaScript.</noscript>{hop}<script></script></body></html>",
         )
     if path in ("/grow/", "/forever/"):
-        page = GROW_APP.replace("JOURNALS", json.dumps(listing(slugs))).replace("FOREVER", str(path == "/forever/").lower())
+        page = GROW_APP.replace("JOURNALS", json.dumps(listing(slugs))).replace(
+            "FOREVER", str(path == "/forever/").lower()
+        )
         return "text/html", page
+    if path == "/scroll/":
+        return "text/html", SCROLL_APP.replace("JOURNALS", json.dumps(listing(slugs)))
+    pages = (("/tabbed/journal/", TABBED_JOURNAL), ("/late/journal/", LATE_JOURNAL), ("/idle/journal/", IDLE_JOURNAL))
+    for prefix, template in pages:
+        if path.startswith(prefix) and (slug := path.removeprefix(prefix)) in JOURNALS:
+            title, issn, impact_factor = JOURNALS[slug]
+            return "text/html", template.format(slug=slug, title=title, issn=issn, impact_factor=impact_factor)
     if path == "/letters/":
         buttons = "".join(f'<button type="button" data-letter="{x}">{x}</button>' for x in LETTERS)
         return "text/html", LETTERS_APP.replace("{buttons}", buttons)
@@ -447,3 +502,41 @@ async def test_a_list_that_grows_forever_ends_at_its_bound_as_a_trap(
     assert stats["journals/rendering/grow_clicks"] == GROW_CLICKS
     assert stats["journals/bounds/grow_clicks"] == 1
     assert stats["journals/traps/forever"][0]["kind"] == "grow_clicks"  # the health check fails the crawl on it
+
+
+@deferred_f_from_coro_f
+async def test_an_infinite_list_is_scrolled_until_it_stops_growing(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    found, stats = await crawl(settings, url(site, "/scroll/"), render="browser")
+    assert found == expected(site, list(JOURNALS))
+    assert stats["journals/rendering/grow_scrolls"] >= len(JOURNALS) - 1  # one journal shown on load, one a scroll
+    assert "journals/bounds/grow_clicks" not in stats
+
+
+@pytest.mark.parametrize("path", ["/tabbed/", "/late/"])
+@deferred_f_from_coro_f
+async def test_a_journal_page_with_an_empty_metrics_panel_is_probed_and_its_role_rendered(
+    site: ThreadingHTTPServer, settings: dict[str, Any], path: str
+) -> None:
+    """The served page names its ISSN but its metrics panel is empty (a closed tab, skeleton lines a timer fills):
+    a probe renders it, finds more data, and the source's journal pages are rendered from then on."""
+    found, stats = await crawl(settings, url(site, path))
+    prefix = path.rstrip("/")
+    assert found == {url(site, f"{prefix}/journal/{s}"): (JOURNALS[s][1], float(JOURNALS[s][2])) for s in JOURNALS}
+    assert stats["journals/rendering/decided/journal/browser"] == 1
+    assert stats["journals/rendering/signs/empty_panel"] >= 1
+    assert stats["playwright/page_count"] >= len(JOURNALS)
+    if path == "/tabbed/":
+        assert stats["journals/rendering/panels_opened"] >= len(JOURNALS)
+
+
+@deferred_f_from_coro_f
+async def test_probes_that_render_nothing_more_leave_the_role_read_as_served(
+    site: ThreadingHTTPServer, settings: dict[str, Any]
+) -> None:
+    found, stats = await crawl(settings, url(site, "/idle/"))
+    assert found == {url(site, f"/idle/journal/{s}"): (JOURNALS[s][1], float(JOURNALS[s][2])) for s in JOURNALS}
+    assert stats["journals/rendering/decided/journal/served"] == 1
+    assert "journals/rendering/decided/journal/browser" not in stats
+    assert stats["playwright/page_count"] < len(JOURNALS)  # the probes only, not every journal page

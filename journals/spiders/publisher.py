@@ -28,7 +28,7 @@ from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
 from journals.page import ParsedPage, RecentPages
-from journals.rendering import ScriptSigns, names_journal_data, script_signs
+from journals.rendering import ScriptSigns, journal_facts, names_journal_data, script_signs
 from journals.scope import Origin, SiteScope, canonical_url, listing_url, may_be_sister_site
 
 if TYPE_CHECKING:
@@ -52,6 +52,14 @@ def index_letter(anchor_text: str) -> str:
 SIGNS_WITHOUT_MEANING = 5
 """Pages of a role shown with signs of scripts and their data as served, after which a source's signs on that role
 are taken to mean nothing (its pages are read as served, without looking for their data again)."""
+PROBES_TO_DECIDE = 2
+"""Probes of a role that gain nothing from rendering after which the source's pages of that role are read as
+served (one that gains decides at once that they are rendered)."""
+PROBE_WAIT_SECONDS = 120
+"""Seconds an unfinished page waits for its role's probes to end before it is read as served."""
+PROBE_META = "journals_probe"
+"""Request meta of a page rendered as a probe: the journal data its served HTML named
+(:func:`~journals.rendering.journal_facts`), which its rendering is compared with."""
 RENDER_FAILURES_TO_STOP = 3
 """Pages of a source the browser fails on in a row after which the source is no longer rendered (the browser cannot
 start or keeps crashing, or the site refuses it; a render that timed out is retried and does not count): each
@@ -64,7 +72,7 @@ this much on average as journal entries (:func:`~journals.entries.anchor_score`:
 0.7, 1.4 with a journal word, 0.3 more under a ``/journal/`` path or beside an ISSN)."""
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
-SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin")
+SPIDER_META = ("source", "page_role", "letter", "index_depth", "start_page", "journal_origin", PROBE_META)
 """The request meta keys the spider sets (a request made again to render carries them over)."""
 PageRole = Literal["index", "listing", "journal", "metrics"]
 """What a page is to the crawl: a start or browse page, a letter's listing or one of its pages, a journal's home
@@ -150,6 +158,28 @@ class SiteState:
     longer looked into."""
     failed_renders: int = 0
     """Pages of this source the browser has failed on since it last rendered one."""
+    probes_without_gain: Counter[str] = field(default_factory=Counter)
+    """Pages per role probed (rendered because they looked unfinished though they had data) whose rendering named
+    no more journal data than their served HTML: after :data:`PROBES_TO_DECIDE` of them, the role is read as
+    served."""
+    probing: Counter[str] = field(default_factory=Counter)
+    """Probes per role in flight: at most :data:`PROBES_TO_DECIDE`; the role's other unfinished pages wait for
+    their verdict."""
+    probe_ended: dict[str, asyncio.Event] = field(default_factory=dict)
+    """Per role, set when a probe in flight ends (and replaced by a fresh one): what waiting pages wait for."""
+
+    def end_probe(self, role: str) -> None:
+        """One probe of ``role`` ended: the pages waiting for a verdict look again."""
+        self.probing[role] -= 1
+        if (ended := self.probe_ended.pop(role, None)) is not None:
+            ended.set()
+
+    def decided(self, role: str) -> str | None:
+        """The verdict on ``role``'s pages: ``"browser"``, ``"served"``, or None while it is undecided."""
+        if role in self.rendered_roles:
+            return "browser"
+        return "served" if self.probes_without_gain[role] >= PROBES_TO_DECIDE else None
+
     reclassified_logged: bool = False
     """Whether a page linked as a journal and read as a listing was logged for this source (once)."""
     rendering_stopped: bool = False
@@ -462,18 +492,24 @@ class PublisherSpider(scrapy.Spider):
     async def _render_again(
         self, response: Response, page: ReadPage, role: PageRole, *, found: bool
     ) -> scrapy.Request | None:
-        """The request that fetches ``response``'s page again in the browser, when it needs it: the page did not
-        give what the crawl came for (``found`` is False), was not rendered already, and its served HTML shows the
-        signs of a script-built page (:func:`~journals.rendering.script_signs`; a journal page must also name no
-        journal data, unless it still shows a placeholder: "Loading metrics…"). The source's pages of ``role`` are
-        rendered from then on. None otherwise."""
+        """The request that fetches ``response``'s page again in the browser, when it needs it; None otherwise.
+
+        A page that did not give what the crawl came for (``found`` is False; a journal page naming no journal
+        data) and shows the signs of a script-built page (:func:`~journals.rendering.script_signs`) is rendered,
+        and so are the source's pages of ``role`` from then on. A journal or metrics page that names data but
+        looks unfinished (a "Loading…" placeholder, an empty panel) is a probe: rendered, and its rendering
+        compared with what it named as served (:meth:`_decide_on_probe`), which decides the role."""
         source = response.meta["source"]
         state = self.sites[source]
+        if response.meta.get(RENDERING_FAILED) and PROBE_META in response.meta:
+            state.end_probe(role)
         if found or self.render_mode != "auto" or state.rendering_stopped or response.meta.get(RENDERING_FAILED):
             return None
         index = role in ("index", "listing")
         if response.meta.get("playwright") or was_rendered(response):
-            if index or not await self._analyse(names_journal_data, page.page):
+            if PROBE_META in response.meta:
+                await self._decide_on_probe(response, page, role)
+            elif index or not await self._analyse(names_journal_data, page.page):
                 self.crawler.stats.inc_value(f"journals/rendering/still_empty/{role}")
                 self.logger.info("Rendered %s page %s has nothing to read either", role, response.url)
             return None
@@ -482,26 +518,95 @@ class PublisherSpider(scrapy.Spider):
         signs = page.signs if page.signs is not None else await self._analyse(script_signs, page.page, letters=index)
         if not signs.script_built:
             return None
-        if not index and not signs.unfinished and await self._analyse(names_journal_data, page.page):
-            state.served_with_data[role] += 1
-            return None
+        probe = None
+        if not index and await self._analyse(names_journal_data, page.page):
+            if not signs.unfinished or not await self._probe_wanted(state, role):
+                state.served_with_data[role] += 1
+                return None
+            if role not in state.rendered_roles:
+                probe = await self._analyse(journal_facts, page.page)
         if not self._count_request(source, response.url):
+            if probe is not None:
+                state.end_probe(role)
             return None
-        self.crawler.stats.inc_value(f"journals/rendering/detected/{role}")
+        return self._rendering_request(response, role, signs, probe)
+
+    async def _probe_wanted(self, state: SiteState, role: PageRole) -> bool:
+        """Whether an unfinished page of ``role`` (one naming data) is to be rendered: yes once the role is decided
+        for the browser, no once decided as served; while undecided, yes as a probe when fewer than
+        :data:`PROBES_TO_DECIDE` are in flight (counted in ``state.probing``), else once the probes in flight have
+        ended, waited for up to :data:`PROBE_WAIT_SECONDS` (then no)."""
+        while (verdict := state.decided(role)) is None:
+            if state.probing[role] < PROBES_TO_DECIDE:
+                state.probing[role] += 1
+                return True
+            ended = state.probe_ended.setdefault(role, asyncio.Event())
+            try:
+                await asyncio.wait_for(ended.wait(), PROBE_WAIT_SECONDS)
+            except TimeoutError:
+                self.crawler.stats.inc_value(f"journals/rendering/probe_wait_timeouts/{role}")
+                return False
+        return verdict == "browser"
+
+    def _rendering_request(
+        self, response: Response, role: PageRole, signs: ScriptSigns, probe: int | None
+    ) -> scrapy.Request:
+        """``response``'s request made again in the browser, counted: a probe when ``probe`` (the journal data the
+        page named as served) is given, else the first of its source's pages of ``role`` rendered from now on."""
+        source = response.meta["source"]
+        state = self.sites[source]
         for sign in signs.names:
             self.crawler.stats.inc_value(f"journals/rendering/signs/{sign}")
-        if role not in state.rendered_roles:
-            state.rendered_roles.add(role)
-            self.logger.info(
-                "%s builds its %s pages with scripts (%s at %s): rendering them in the browser",
-                source,
-                role,
-                ", ".join(signs.names),
-                response.url,
-            )
         meta = {key: response.meta[key] for key in SPIDER_META if key in response.meta}
-        meta.update(rendering_meta(expand_letters=index))
+        meta.update(rendering_meta(expand_letters=role in ("index", "listing")))
+        if probe is not None:
+            self.crawler.stats.inc_value(f"journals/rendering/probes/{role}")
+            meta[PROBE_META] = probe
+        else:
+            self.crawler.stats.inc_value(f"journals/rendering/detected/{role}")
+            if role not in state.rendered_roles:
+                state.rendered_roles.add(role)
+                self.logger.info(
+                    "%s builds its %s pages with scripts (%s at %s): rendering them in the browser",
+                    source,
+                    role,
+                    ", ".join(signs.names),
+                    response.url,
+                )
         return response.request.replace(meta=meta, dont_filter=True)
+
+    async def _decide_on_probe(self, response: Response, page: ReadPage, role: PageRole) -> None:
+        """Compare a probe's rendering with what its page named as served: when the browser shows more journal data
+        (:func:`~journals.rendering.journal_facts`), the source's pages of ``role`` are rendered from now on;
+        after :data:`PROBES_TO_DECIDE` probes that show no more, they are read as served. Counted in
+        ``journals/rendering/decided/<role>/<browser|served>``; each decision logged once per source and role."""
+        source = response.meta["source"]
+        state = self.sites[source]
+        served = int(response.meta[PROBE_META])
+        try:
+            rendered = await self._analyse(journal_facts, page.page)
+        finally:
+            state.end_probe(role)
+        if state.decided(role) is not None:
+            return
+        if rendered > served:
+            state.rendered_roles.add(role)
+            decision = "browser"
+        else:
+            state.probes_without_gain[role] += 1
+            if state.probes_without_gain[role] < PROBES_TO_DECIDE:
+                return
+            decision = "served"
+        self.crawler.stats.inc_value(f"journals/rendering/decided/{role}/{decision}")
+        self.logger.info(
+            "%s: its %s page %s names %d kinds of journal data rendered, %d as served: %s",
+            source,
+            role,
+            response.url,
+            rendered,
+            served,
+            "rendering its pages of this role in the browser" if decision == "browser" else "reading them as served",
+        )
 
     def parse_start(self, response: Response, depth: int) -> AsyncIterator[scrapy.Request]:
         """The start page, or a page its "Browse journals A–Z" link led to: an index page that may be the list.
@@ -719,14 +824,15 @@ class PublisherSpider(scrapy.Spider):
 
     def _note_reader_actions(self, response: Response, source: str) -> None:
         """Count what the browser did as a reader on a page rendered now (``journals/rendering/grow_clicks``,
-        ``journals/rendering/placeholders_left``); a list still growing after the bound of clicks is a trap
-        (bound ``grow_clicks``, failing the health check)."""
+        ``grow_scrolls``, ``panels_opened``, ``placeholders_left``); a list still growing after the bound of clicks
+        is a trap (bound ``grow_clicks``, failing the health check)."""
         actions = reader_actions(response)
         if not actions:
             return
         stats = self.crawler.stats
-        if clicks := int(actions.get("clicks") or 0):
-            stats.inc_value("journals/rendering/grow_clicks", clicks)
+        for action, stat in (("clicks", "grow_clicks"), ("scrolls", "grow_scrolls"), ("opened", "panels_opened")):
+            if count := int(actions.get(action) or 0):
+                stats.inc_value(f"journals/rendering/{stat}", count)
         if placeholders := int(actions.get("placeholders") or 0):
             stats.inc_value("journals/rendering/placeholders_left", placeholders)
         if actions.get("capped"):
@@ -830,8 +936,12 @@ class PublisherSpider(scrapy.Spider):
         """Count a failed page by cause and source, log it once; return the cause (``http_404``, an error name).
 
         A request refused on purpose (``IgnoreRequest``: out of scope, robots.txt) is no failed page: it is
-        counted and logged where it was refused.
+        counted and logged where it was refused. A failed probe (a page rendered to decide on its role) ends, so
+        that the pages waiting for its verdict go on.
         """
+        meta = failure.request.meta
+        if PROBE_META in meta and (state := self.sites.get(meta.get("source", ""))) is not None:
+            state.end_probe(meta.get("page_role", ""))
         error = failure.value
         if failure.check(IgnoreRequest) and getattr(error, "response", None) is None:
             self.logger.debug("Request refused (%s): %s", error, failure.request.url)
