@@ -261,9 +261,11 @@ async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanel
     await new Promise(resolve => window.__journalsTimeout(resolve, 20));
     await window.__journalsSettle(quiet, limit, fetchLimit, start);
   };
-  const act = async (action) => {
+  const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
+  const act = async (action, painted = false) => {
     window.__journalsActed = performance.now();
     action();
+    if (painted) await Promise.race([frame().then(frame), new Promise(r => window.__journalsTimeout(r, 500))]);
     await settle();
   };
   const placeholders = () => [...document.querySelectorAll('body *')].filter(
@@ -313,7 +315,7 @@ async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanel
       await act(() => control.click());
       clicks++;
     } else {
-      await act(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await act(() => window.scrollTo(0, document.documentElement.scrollHeight), true);
       scrolls++;
     }
     grew = links() > before;

@@ -27,6 +27,7 @@ from journals.entries import find_journal_list
 from journals.extraction.content import is_hidden
 from journals.page import ParsedPage, as_parsed
 from journals.pagecap import ANCHOR_TAG
+from journals.scope import ROUTE_FRAGMENT
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 """Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
@@ -346,13 +347,16 @@ _NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
 
 
 def absolute_url(href: str, base: str, origin: str = "") -> str:
-    """``urljoin(base, href)`` without its fragment; ``origin`` is the base's ``scheme://netloc`` (http(s) only).
+    """``urljoin(base, href)`` without its fragment, unless that is a script's route (``#!/journal/acta``:
+    :func:`journals.scope.route_of`); ``origin`` is the base's ``scheme://netloc`` (http(s) only).
 
     A root-relative path that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters,
     no empty query, no tab or newline) is joined by concatenation: most links of a wide page are such paths,
     and ``urljoin`` parses both URLs each time (a third of link finding's time). Anything else goes to ``urljoin``.
     """
-    head = href.split("#", 1)[0]
+    head, hash_sign, _ = href.partition("#")
+    if hash_sign and ROUTE_FRAGMENT.match(href, len(head)):
+        return urljoin(base, href)
     path, question, query = head.partition("?")
     if origin and path[:1] == "/" and ";" not in path and (query or not question) and not _NOT_PLAIN.search(head):
         return origin + head

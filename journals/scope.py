@@ -97,16 +97,28 @@ def listing_url(url: str) -> str:
     return canonical_url(parts._replace(query=query).geturl())
 
 
+ROUTE_FRAGMENT = re.compile(r"#!?/")
+"""The start of a fragment that is a script's route (``#/journals/B``, ``#!/journal/acta``), not a place in the page:
+hash routers show one view per route, so the URL with its route is a page of its own."""
+
+
+def route_of(url: str) -> str:
+    """The route fragment of ``url`` (``#!/journal/acta``, see :data:`ROUTE_FRAGMENT`), ``""`` when it has none."""
+    at = url.find("#")
+    return url[at:] if at >= 0 and ROUTE_FRAGMENT.match(url, at) else ""
+
+
 def canonical_url(url: str) -> str:
     """The one form of ``url`` the crawl requests and stores: session and tracking parameters dropped (in the query
-    and as ``;jsessionid=…`` path parameters), the query sorted, the fragment dropped, the host in IDNA form
-    (:func:`w3lib.url.canonicalize_url`), so that one page found under endless session URLs is one request."""
+    and as ``;jsessionid=…`` path parameters), the query sorted, the fragment dropped unless it is a route
+    (:func:`route_of`), the host in IDNA form (:func:`w3lib.url.canonicalize_url`), so that one page found under
+    endless session URLs is one request."""
     parts = urlsplit(url)
     path = _PATH_PARAMETER.sub(lambda m: "" if is_ignored_parameter(m.group(1)) else m.group(0), parts.path)
     query = "&".join(
         pair for pair in parts.query.split("&") if pair and not is_ignored_parameter(pair.partition("=")[0])
     )
-    return canonicalize_url(parts._replace(path=path, query=query).geturl())
+    return canonicalize_url(parts._replace(path=path, query=query, fragment="").geturl()) + route_of(url)
 
 
 @dataclass(frozen=True)

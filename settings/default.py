@@ -105,6 +105,8 @@ RENDER_TIMEOUT = 180
 # Scope: no request leaves the crawl's site (scheme, host and port of its start URLs), through links, redirects,
 # meta refreshes or the metrics hop, nor reaches a private address unless the start URL is on one
 # (journals.offsite). It replaces Scrapy's offsite middleware and runs after HttpProxyMiddleware (750).
+# A hash router's views (/#!/journal/acta) are pages of their own: their route stays in the fingerprint.
+REQUEST_FINGERPRINTER_CLASS = "journals.fingerprint.RouteFingerprinter"
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "journals.offsite.ScopeMiddleware": 760,

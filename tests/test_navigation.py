@@ -138,10 +138,22 @@ def test_hostile_shapes_keep_their_groups_columns_and_bounded_texts() -> None:
     st.text(alphabet="/.?#;:a%\t\n &=", max_size=14).map(lambda s: "/" + s) | st.text(alphabet="/.?#;:a", max_size=8),
 )
 def test_absolute_urls_are_urljoins_without_the_fragment(base: str, href: str) -> None:
+    """...unless the fragment is a script's route (``#/…``, ``#!/…``), which names a view of its own."""
     href = href.strip()
     parts = urlsplit(base)
     origin = f"{parts.scheme}://{parts.netloc}"
-    assert absolute_url(href, base, origin) == urljoin(base, href).split("#", 1)[0]
+    joined = urljoin(base, href)
+    _, hash_sign, fragment = href.partition("#")
+    route = bool(hash_sign) and fragment.startswith(("/", "!/"))
+    assert absolute_url(href, base, origin) == (joined if route else joined.split("#", 1)[0])
+
+
+def test_a_hash_route_is_a_link_of_its_own_and_a_place_in_the_page_is_not() -> None:
+    base = "http://h.example/app/#!/browse/A"
+    assert absolute_url("#!/journal/acta", base, "http://h.example") == "http://h.example/app/#!/journal/acta"
+    assert absolute_url("#/journals/B/2", base, "http://h.example") == "http://h.example/app/#/journals/B/2"
+    assert absolute_url("/about#team", base, "http://h.example") == "http://h.example/about"
+    assert absolute_url("#top", base, "http://h.example") == "http://h.example/app/"
 
 
 def test_a_journal_pages_metrics_links_are_those_page_links_finds() -> None:

@@ -12,6 +12,7 @@ from journals.scope import (
     is_private_address,
     listing_url,
     may_be_sister_site,
+    route_of,
 )
 
 
@@ -103,3 +104,11 @@ def test_a_list_shown_another_size_or_order_is_the_same_listing() -> None:
     assert listing_url("https://p.example/journals?page=2&per_page=50&sort=title") == "https://p.example/journals?page=2"
     assert listing_url("https://p.example/journals?letter=b&limit=100") == "https://p.example/journals?letter=b"
     assert listing_url("https://p.example/journals/b") == "https://p.example/journals/b"
+
+
+def test_a_route_fragment_stays_in_the_canonical_url_and_a_place_in_the_page_does_not() -> None:
+    assert canonical_url("http://h.example/app/?b=1&a=2#!/journal/acta") == "http://h.example/app/?a=2&b=1#!/journal/acta"
+    assert canonical_url("http://h.example/app/#/journals/B/2") == "http://h.example/app/#/journals/B/2"
+    assert canonical_url("http://h.example/app/#top") == "http://h.example/app/"
+    assert route_of("http://h.example/app/#!/journal/acta") == "#!/journal/acta"
+    assert route_of("http://h.example/app/#section-2") == ""

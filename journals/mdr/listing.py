@@ -14,13 +14,15 @@ from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree
 from journals.page import ParsedPage, as_parsed
 from journals.pagecap import ELEMENT_TAG
+from journals.scope import route_of
 
 _SPACES = re.compile(r"\s+")
 
 
 def link_key(url: str) -> str:
-    """A URL compared loosely: no fragment, no scheme, no trailing slash."""
-    if "#" in url:  # urldefrag leaves a URL without one as it is (and parses it twice to say so)
+    """A URL compared loosely: no fragment (but a script's route, :func:`journals.scope.route_of`), no scheme, no
+    trailing slash."""
+    if "#" in url and not route_of(url):  # urldefrag leaves a URL without one as it is (and parses it twice)
         url = urldefrag(url)[0]
     return url.split("://", 1)[-1].rstrip("/")
 
