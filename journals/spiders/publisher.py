@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
+from scrapy.settings import SETTINGS_PRIORITIES
 
 from journals.browser import RENDERING_FAILED, reader_actions, rendering_meta, was_rendered
 from journals.cache import cached_page_text
@@ -236,7 +237,9 @@ class PublisherSpider(scrapy.Spider):
 
     Arguments: ``start_url`` (one site) or ``start_urls`` (comma-separated, one source each); ``source`` names
     the source when there is one start URL (default: from the URL); ``render`` (:data:`RENDER_MODES`, default the
-    setting ``RENDER_PAGES``, else ``auto``) says which pages are rendered in the browser.
+    setting ``RENDER_PAGES`` when set above the project's defaults, as with ``-s``, else the spider's
+    :meth:`default_render_mode`: the site registry's ``render`` for a site's spider, ``auto`` otherwise) says which
+    pages are rendered in the browser.
 
     Rendering (``auto``): a page whose served HTML lacks what the crawl came for (letters or a journal list on an
     index page, an ISSN or a metric on a journal page) and shows the signs of a script-built page
@@ -304,9 +307,11 @@ class PublisherSpider(scrapy.Spider):
         spider.max_anchors = crawler.settings.getint("MAX_ANCHORS_PER_PAGE", MAX_ANCHORS_PER_PAGE)
         spider.recent_listings = RecentListings(crawler.settings.getint("LISTING_MEMORY_CHARS", DEFAULT_MAX_CHARS))
         spider.parsed_pages = RecentPages(crawler.settings.getint("PARSED_PAGES_CHARS", DEFAULT_PARSED_PAGES_CHARS))
-        if kwargs.get("render") is None and (mode := crawler.settings.get("RENDER_PAGES")):
-            if mode not in RENDER_MODES:
-                raise ValueError(f"RENDER_PAGES must be one of {', '.join(RENDER_MODES)}, got {mode!r}")
+        mode = crawler.settings.get("RENDER_PAGES")
+        if mode is not None and mode not in RENDER_MODES:
+            raise ValueError(f"RENDER_PAGES must be one of {', '.join(RENDER_MODES)}, got {mode!r}")
+        chosen = (crawler.settings.getpriority("RENDER_PAGES") or 0) > SETTINGS_PRIORITIES["project"]
+        if kwargs.get("render") is None and mode and chosen:
             spider.render_mode = mode
         return spider
 

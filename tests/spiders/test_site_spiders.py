@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from scrapy.spiderloader import SpiderLoader
 from scrapy.utils.project import get_project_settings
+from scrapy.utils.test import get_crawler
 
 from journals.domain.sites import real_sites
 from journals.spiders.sites import SiteSpider
+from settings import default
+
+PROJECT_SETTINGS = {name: getattr(default, name) for name in dir(default) if name.isupper()}
 
 
 def test_the_spider_loader_finds_one_spider_per_real_publisher() -> None:
@@ -22,3 +28,28 @@ def test_each_site_spider_starts_and_stays_where_the_registry_says() -> None:
         assert issubclass(spider_class, SiteSpider)
         assert spider_class.default_start_url() == site.start_url
         assert spider_class.__dict__["name"] == site.name
+
+
+class BrowserSiteSpider(SiteSpider):
+    """A site spider whose registry entry would say ``"render": "browser"``."""
+
+    name = "elsevier"
+
+    def default_render_mode(self) -> str:
+        """Every page rendered, as the registry says."""
+        return "browser"
+
+
+def test_a_registry_render_mode_takes_effect_and_an_argument_or_a_chosen_setting_overrides_it() -> None:
+    def mode(settings: dict[str, object], **arguments: str) -> str:
+        crawler = get_crawler(BrowserSiteSpider, {**PROJECT_SETTINGS, **settings})
+        return BrowserSiteSpider.from_crawler(crawler, **arguments).render_mode
+
+    assert mode({}) == "browser", "the project's default RENDER_PAGES does not override the registry"
+    assert mode({}, render="never") == "never"
+
+    class ChosenSpider(BrowserSiteSpider):
+        custom_settings: ClassVar[dict[str, object]] = {"RENDER_PAGES": "auto"}  # above the project's priority, as -s is
+
+    chosen = get_crawler(ChosenSpider, PROJECT_SETTINGS)
+    assert ChosenSpider.from_crawler(chosen).render_mode == "auto", "a setting chosen for the crawl does"
