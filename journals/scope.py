@@ -206,6 +206,23 @@ def is_ip_address(host: str) -> bool:
     return True
 
 
+RESERVED_TOP_LEVEL_NAMES = frozenset({"localhost", "test", "example", "invalid", "local"})
+"""Top-level names no public site has (RFC 2606, RFC 6762): test worlds and local networks use them."""
+
+
+def on_public_web(url: str) -> bool:
+    """Whether ``url``'s host is on the public internet: a name (but ``localhost`` and the names RFC 2606 and
+    RFC 6762 keep off it: ``*.test``, ``*.example``, ``*.invalid``, ``*.localhost``, ``*.local``) or a public address.
+    Decided on the URL alone, without resolving the name: politeness is owed to named sites."""
+    host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    if not host or host.rpartition(".")[2] in RESERVED_TOP_LEVEL_NAMES:
+        return False
+    try:
+        return not is_private_address(host)
+    except ValueError:
+        return True  # a name, not an address
+
+
 def is_private_address(address: str) -> bool:
     """Whether an IP address is not on the public internet: private, loopback, link-local (cloud metadata
     services), shared, reserved, multicast or unspecified; IPv4 mapped into IPv6 is judged as IPv4."""

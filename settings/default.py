@@ -15,6 +15,17 @@ CONCURRENT_REQUESTS_PER_DOMAIN = 8
 # a page here yields at most one item, so the default 100 only costs task churn: half a cache replay's CPU.
 CONCURRENT_ITEMS = 8
 DOWNLOAD_DELAY = 0
+# A crawl whose start URL is on the public web (a real publisher, not the sandbox on 127.0.0.1) runs politely: these
+# replace the defaults above at the spider's priority, so that -s or a settings module of one's own still wins.
+PUBLIC_SITE_SETTINGS = {
+    "DOWNLOAD_DELAY": 1.0,
+    "RANDOMIZE_DOWNLOAD_DELAY": True,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+    "AUTOTHROTTLE_ENABLED": True,
+    "AUTOTHROTTLE_START_DELAY": 1.0,
+    "AUTOTHROTTLE_MAX_DELAY": 60.0,
+    "AUTOTHROTTLE_TARGET_CONCURRENCY": 1.0,
+}
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024

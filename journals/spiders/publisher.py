@@ -30,7 +30,7 @@ from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
 from journals.page import ParsedPage, RecentPages
 from journals.rendering import ScriptSigns, journal_facts, names_journal_data, script_signs
-from journals.scope import Origin, SiteScope, canonical_url, listing_url, may_be_sister_site
+from journals.scope import Origin, SiteScope, canonical_url, listing_url, may_be_sister_site, on_public_web
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -307,6 +307,7 @@ class PublisherSpider(scrapy.Spider):
         spider.max_anchors = crawler.settings.getint("MAX_ANCHORS_PER_PAGE", MAX_ANCHORS_PER_PAGE)
         spider.recent_listings = RecentListings(crawler.settings.getint("LISTING_MEMORY_CHARS", DEFAULT_MAX_CHARS))
         spider.parsed_pages = RecentPages(crawler.settings.getint("PARSED_PAGES_CHARS", DEFAULT_PARSED_PAGES_CHARS))
+        spider.apply_public_site_settings(crawler.settings)
         mode = crawler.settings.get("RENDER_PAGES")
         if mode is not None and mode not in RENDER_MODES:
             raise ValueError(f"RENDER_PAGES must be one of {', '.join(RENDER_MODES)}, got {mode!r}")
@@ -314,6 +315,23 @@ class PublisherSpider(scrapy.Spider):
         if kwargs.get("render") is None and mode and chosen:
             spider.render_mode = mode
         return spider
+
+    def apply_public_site_settings(self, settings: BaseSettings) -> None:
+        """A crawl of a site on the public web (:func:`~journals.scope.on_public_web`) runs politely: the setting
+        ``PUBLIC_SITE_SETTINGS`` (a delay, two requests per site at once, AutoThrottle) replaces the project's
+        defaults at the spider's priority, so that a value chosen with ``-s`` or a settings module still wins. A
+        crawl of the sandbox, on 127.0.0.1, keeps the defaults. Warns once when the user agent names no contact
+        address (no ``@``)."""
+        if settings.frozen or not any(on_public_web(url) for url in self.seed_urls):
+            return
+        for name, value in (settings.getdict("PUBLIC_SITE_SETTINGS") or {}).items():
+            settings.set(name, value, priority="spider")
+        if "@" not in (agent := str(settings.get("USER_AGENT") or "")):
+            self.logger.warning(
+                "Crawling the public web as %r, which names no contact: set USER_AGENT to name you and an address, "
+                "e.g. -s USER_AGENT='journals (+mailto:you@example.org)'",
+                agent,
+            )
 
     @classmethod
     def check_arguments(cls, start_url: str | None = None, start_urls: str | None = None, **_: Any) -> list[str]:

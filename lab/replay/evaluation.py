@@ -91,6 +91,7 @@ def crawl(
         sys.executable, "-m", "scrapy", "crawl", "publisher", "-a", f"start_url={start_url}", "-O", str(feed),
         "-s", f"CLOSESPIDER_TIMEOUT={timeout}", "-s", "HEALTH_ENABLED=False", "-s", "PROGRESS_ENABLED=False",
         "-s", f"DATABASE_UNSAVED_DIR={folder}", "-s", f"LOG_FILE={log}",
+        "-s", "PUBLIC_SITE_SETTINGS={}",  # the proxy replays saved pages: no site is asked, no delay is owed
         *(argument for setting in settings for argument in ("-s", setting)),
     ]  # fmt: skip
     environment = crawl_environment(proxy_url, f"sqlite:///{folder / 'journals.db'}")
