@@ -59,8 +59,10 @@ ROBOTS_SIZE = 20 * 1024 * 1024
 """Bytes of the oversized robots.txt (past Scrapy's 16 MB ``DOWNLOAD_MAXSIZE``; its gzip is about 20 kB)."""
 DEEP_NESTING = 300
 RETRY_AFTER = 2
-PASSWORD = "s3cret-pa55"
+HIDDEN_WORD = "s3cret-pa55"
 """The password of the credentials rule: it must appear in no log line, stat or stored row."""
+USER_INFO = "user:" + HIDDEN_WORD
+"""The user name and password the credentials rule writes into URLs."""
 
 
 def oversized_robots(size: int = ROBOTS_SIZE) -> bytes:
@@ -103,7 +105,7 @@ class RulesServer(ThreadingHTTPServer):
     def start_url(self) -> str:
         """The site's start URL (with credentials under the ``credentials`` rule)."""
         if self.rule == "credentials":
-            return f"http://user:{PASSWORD}@127.0.0.1:{self.server_address[1]}/{self.site}/"
+            return f"http://{USER_INFO}@127.0.0.1:{self.server_address[1]}/{self.site}/"
         return f"{self.base_url}/{self.site}/"
 
     def truth(self) -> dict[str, Any]:
@@ -214,7 +216,7 @@ def _nest(body: bytes, depth: int) -> bytes:
 
 def _with_credentials(body: bytes, port: int) -> bytes:
     """The page with every link to a journal page written as an absolute URL carrying a user name and password."""
-    authority = f"http://user:{PASSWORD}@127.0.0.1:{port}".encode()
+    authority = f"http://{USER_INFO}@127.0.0.1:{port}".encode()
     return re.sub(rb'href="(/%s/journal[^"]*)"' % SITE.encode(), rb'href="' + authority + rb'\1"', body)
 
 
@@ -319,6 +321,6 @@ def rules_outcome(folder: Path, rule: str, *, production: bool = False, seed: in
         outcome.figures["retry_after_gaps_seconds"] = gaps
         if any(gap < RETRY_AFTER - 0.05 for gap in gaps):
             outcome.problems.append(f"retried after {gaps} s, Retry-After said {RETRY_AFTER} s")
-    if rule == "credentials" and PASSWORD in run.result.log:
+    if rule == "credentials" and HIDDEN_WORD in run.result.log:
         outcome.problems.append("the password is in the log")
     return outcome
