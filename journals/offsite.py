@@ -32,7 +32,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet import defer
 from twisted.internet.error import DNSLookupError
 
-from journals.scope import Origin, is_ip_address, is_private_address
+from journals.scope import Origin, is_ip_address, is_private_address, strip_user_info
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -57,21 +57,25 @@ class ScopeMiddleware(OffsiteMiddleware):
         if not hasattr(spider, "request_in_scope"):
             super().process_request(request)  # Scrapy's own (synchronous) check
 
-    async def process_request(self, request: Request, spider: Spider | None = None) -> None:
+    async def process_request(self, request: Request, spider: Spider | None = None) -> Request | None:
         """Refuse an out-of-scope request, or one whose host resolves to a private address, before download.
 
         A spider without ``request_in_scope`` (``scrapy bench``'s, a test's) gets Scrapy's own offsite rule and no
         address check."""
         if not hasattr(self.crawler.spider, "request_in_scope"):
             super().process_request(request)
-            return
+            return None
+        if "@" in urlparse_cached(request).netloc:
+            # A redirect to a URL carrying a user name and password: the same page without them (journals.scope).
+            self.stats.inc_value("scope/user_info_dropped")
+            return request.replace(url=strip_user_info(urlparse_cached(request)).geturl())
         self._check_origin(request)
         if request.meta.get("proxy"):
-            return
+            return None
         host = urlparse_cached(request).hostname or ""
         address = host if is_ip_address(host) else await _resolve(host)
         if address is None or not is_private_address(address) or await self._site_is_private():
-            return
+            return None
         self._refuse(request, "private_address", f"{host} resolves to the private address {address}")
 
     def _check_origin(self, request: Request) -> None:

@@ -10,6 +10,7 @@ an ``lxml.html`` one to create. Pure code: no Scrapy.
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cached_property
@@ -22,10 +23,25 @@ from journals.pagecap import page_prefix
 
 T = TypeVar("T")
 
-_OPTIONS: dict[str, Any] = {"remove_pis": True, "default_doctype": False}
+_OPTIONS: dict[str, Any] = {"remove_pis": True, "default_doctype": False, "huge_tree": True}
 """libxml2's HTML parse, as ``lxml.html`` does it, with processing instructions dropped (the extraction's XPaths
 count text nodes, and a PI splits one) and no made-up DOCTYPE node (which no XPath sees). IDs are still collected:
-microdata's ``itemref`` is resolved with XPath's ``id()``."""
+microdata's ``itemref`` is resolved with XPath's ``id()``.
+
+``huge_tree``: without it libxml2 stops at 255 nested elements and drops the rest of the page in silence (a listing
+nested 300 deep gave no journal); with it a page is read down to libxml2's own limit of 2,048 levels, its elements
+kept down to :data:`MAX_DEPTH`. Memory stays within the wide-page bounds: a page is at most ``DOWNLOAD_MAXSIZE``
+and its analyses read the first ``MAX_ANCHORS_PER_PAGE`` anchors and ``MDR_MAX_NODES`` elements
+(:mod:`journals.pagecap`); what ``huge_tree`` also lifts (a text node over 10 MB) is bounded by the same size."""
+MAX_DEPTH = 400
+"""How deep a page's elements are kept as elements: below it, an element's descendants are kept as their text
+alone (an ISSN or a title nested 3,000 deep is still read, its markup is not), and the page says so
+(:attr:`ParsedPage.depth_cut`). The tree's readers walk it recursively, a Python frame or two per level, within
+Python's recursion limit of 1,000; libxml2 itself stops at 2,048 even with ``huge_tree`` (what is deeper than
+that is lost, and said too)."""
+_AT_MAX_DEPTH = etree.XPath("/" + "/".join(["*"] * MAX_DEPTH))
+"""The elements at :data:`MAX_DEPTH` (the root element is at 1): one pass of libxml2 over the tree, which ends
+where the page's nesting does."""
 PARSER = etree.HTMLParser(**_OPTIONS)
 """The parser of every page's bytes: libxml2 reads the charset from the bytes (``<meta>``, BOM)."""
 UTF8_PARSER = etree.HTMLParser(encoding="utf-8", **_OPTIONS)
@@ -38,17 +54,67 @@ the labelled sets, ``scrapy mdr``): :data:`PARSER` without the hash table of ``i
 XPath's ``id()`` reads (microdata's ``itemref``, in the extraction), 5–10% of libxml2's parse. Same elements, same
 text, same XPaths."""
 
+_thread_parsers = threading.local()
+"""Each thread's own copies of the three parsers: a parser's error log (which tells a cut at :data:`MAX_DEPTH`)
+is that of its last parse, and pages are parsed in several threads at once."""
+
+
+def _parser(kind: str) -> etree.HTMLParser:
+    """This thread's parser of ``kind`` (``bytes``, ``text`` or ``mining``), set up as the module's."""
+    parsers: dict[str, etree.HTMLParser] | None = getattr(_thread_parsers, "parsers", None)
+    if parsers is None:
+        parsers = {
+            "bytes": etree.HTMLParser(**_OPTIONS),
+            "text": etree.HTMLParser(encoding="utf-8", **_OPTIONS),
+            "mining": etree.HTMLParser(collect_ids=False, **_OPTIONS),
+        }
+        _thread_parsers.parsers = parsers
+    return parsers[kind]
+
+
+class ParsedTree(NamedTuple):
+    """A document's root element and whether elements nested deeper than :data:`MAX_DEPTH` were stripped (their
+    text kept) or left out by libxml2."""
+
+    root: etree._Element | None
+    depth_cut: bool
+
+
+def parse_tree(html: str | bytes, *, ids: bool = True) -> ParsedTree:
+    """The document's root element with the one parser set-up (None for an empty or unparsable document), and
+    whether it was cut at :data:`MAX_DEPTH`.
+
+    Without ``ids``, bytes are parsed by a :data:`MINING_PARSER` (for a tree no XPath ``id()`` reads)."""
+    parser = _parser("text" if isinstance(html, str) else "bytes" if ids else "mining")
+    try:
+        if isinstance(html, str):
+            root = etree.fromstring(html.encode("utf-8", errors="replace"), parser)
+        else:
+            root = etree.fromstring(html, parser)
+    except (etree.ParserError, ValueError):
+        return ParsedTree(None, False)
+    cut = any("Excessive depth" in error.message for error in parser.error_log)
+    if root is not None and _flatten_deep(root):
+        cut = True
+    return ParsedTree(root, cut)
+
+
+def _flatten_deep(root: etree._Element) -> int:
+    """Strip the tags below :data:`MAX_DEPTH`, keeping their text in place; return how many elements were
+    stripped."""
+    stripped = 0
+    for element in _AT_MAX_DEPTH(root):
+        if len(element):
+            stripped += sum(1 for _ in element.iterdescendants())
+            etree.strip_tags(element, "*")
+    return stripped
+
 
 def parse_html(html: str | bytes, *, ids: bool = True) -> etree._Element | None:
     """The document's root element with the one parser set-up; None for an empty or unparsable document.
 
     Without ``ids``, bytes are parsed by :data:`MINING_PARSER` (for a tree no XPath ``id()`` reads)."""
-    try:
-        if isinstance(html, str):
-            return etree.fromstring(html.encode("utf-8", errors="replace"), UTF8_PARSER)
-        return etree.fromstring(html, PARSER if ids else MINING_PARSER)
-    except (etree.ParserError, ValueError):
-        return None
+    return parse_tree(html, ids=ids).root
 
 
 class TreePrefix(NamedTuple):
@@ -70,6 +136,7 @@ class ParsedPage:
         self.charset_corrected = charset_corrected
         """Whether the page declared another charset than the one its bytes are valid in."""
         self._derived: dict[object, Any] = {}
+        self._depth_cut = False
 
     @classmethod
     def from_body(cls, url: str, body: bytes, content_type: str | None = None) -> ParsedPage:
@@ -80,8 +147,18 @@ class ParsedPage:
 
     @cached_property
     def tree(self) -> etree._Element | None:
-        """The document's root element (:func:`parse_html` of the text), None for an empty or unparsable page."""
-        return parse_html(self.text) if self.text else None
+        """The document's root element (:func:`parse_tree` of the text), None for an empty or unparsable page."""
+        if not self.text:
+            return None
+        parsed = parse_tree(self.text)
+        self._depth_cut = parsed.depth_cut
+        return parsed.root
+
+    @property
+    def depth_cut(self) -> bool:
+        """Whether the page nests elements deeper than :data:`MAX_DEPTH`: its :attr:`tree` keeps their text only."""
+        self.tree  # noqa: B018 - parsed on first use
+        return self._depth_cut
 
     def prefix_tree(self, tag: re.Pattern[str], limit: int) -> TreePrefix:
         """The tree of the page up to its ``limit + 1``-th ``tag`` (:func:`~journals.pagecap.page_prefix`): the

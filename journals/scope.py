@@ -16,7 +16,7 @@ import ipaddress
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from w3lib.url import canonicalize_url
 
@@ -108,12 +108,29 @@ def route_of(url: str) -> str:
     return url[at:] if at >= 0 and ROUTE_FRAGMENT.match(url, at) else ""
 
 
+def strip_user_info(parts: SplitResult) -> SplitResult:
+    """``parts`` without the user name and password of its authority."""
+    if "@" not in parts.netloc:
+        return parts
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2])
+
+
+def redact_url(url: str) -> str:
+    """``url`` fit to be logged or stored: its password, if any, replaced by ``***``."""
+    parts = urlsplit(url)
+    user_info, at, host = parts.netloc.rpartition("@")
+    if not at or ":" not in user_info:
+        return url
+    return parts._replace(netloc=f"{user_info.partition(':')[0]}:***@{host}").geturl()
+
+
 def canonical_url(url: str) -> str:
     """The one form of ``url`` the crawl requests and stores: session and tracking parameters dropped (in the query
     and as ``;jsessionid=…`` path parameters), the query sorted, the fragment dropped unless it is a route
     (:func:`route_of`), the host in IDNA form (:func:`w3lib.url.canonicalize_url`), so that one page found under
-    endless session URLs is one request."""
-    parts = urlsplit(url)
+    endless session URLs is one request. A user name and password in the authority are dropped: the crawl logs and
+    stores the URLs it requests, and a crawler of public pages has no account to use."""
+    parts = strip_user_info(urlsplit(url))
     path = _PATH_PARAMETER.sub(lambda m: "" if is_ignored_parameter(m.group(1)) else m.group(0), parts.path)
     query = "&".join(
         pair for pair in parts.query.split("&") if pair and not is_ignored_parameter(pair.partition("=")[0])

@@ -9,6 +9,7 @@ COMMANDS_MODULE = "journals.commands"
 
 USER_AGENT = "journals (+https://github.com/journals/journals; research crawler)"
 ROBOTSTXT_OBEY = True
+ROBOTSTXT_MAX_BYTES = 500 * 1024  # a longer robots.txt is read on its first 500 kB, as Google reads it
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
 # Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (scrapy.utils.asyncio._parallel_asyncio);
@@ -30,6 +31,13 @@ DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 RETRY_TIMES = 3
+# A 429, or a 503 with Retry-After, slows its host down and is retried later on a budget of its own
+# (journals.ratelimit, in place of Scrapy's RetryMiddleware): the host's delay rises to Retry-After (at most
+# RATE_LIMIT_MAX_DELAY seconds) or doubles from RATE_LIMIT_START_DELAY, and eases by RATE_LIMIT_DECAY per answer.
+RATE_LIMIT_RETRY_TIMES = 10
+RATE_LIMIT_MAX_DELAY = 120.0
+RATE_LIMIT_START_DELAY = 1.0
+RATE_LIMIT_DECAY = 0.9
 REDIRECT_MAX_TIMES = 10
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False  # 2.19's RemoteControl runs submitted code on localhost: never on by default
@@ -120,6 +128,13 @@ RENDER_TIMEOUT = 180
 REQUEST_FINGERPRINTER_CLASS = "journals.fingerprint.RouteFingerprinter"
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    # robots.txt as RFC 9309 reads it (journals.robots): unreachable (429, 5xx, network error, timeout) disallows
+    # the host, 4xx allows it, and only its first ROBOTSTXT_MAX_BYTES are read, gzipped or not.
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "journals.robots.RobotsRulesMiddleware": 100,
+    "journals.robots.RobotsBodyMiddleware": 595,  # before HttpCompressionMiddleware (590) sees the response
+    "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+    "journals.ratelimit.RateLimitMiddleware": 550,
     "journals.offsite.ScopeMiddleware": 760,
     # Before the page cache (900), which keeps a rendered page apart from the HTML its site served.
     "journals.browser.RenderingMiddleware": 880,

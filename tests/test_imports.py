@@ -81,7 +81,9 @@ SCRAPY_GLUE = (
     "journals.offsite",
     "journals.pipelines",
     "journals.playwright_handler",
+    "journals.ratelimit",
     "journals.resume",
+    "journals.robots",
     "journals.spiders",
 )
 """Scrapy's components (spiders, middlewares, pipelines, extensions, commands, storages), thin over the pure code."""

@@ -6,7 +6,7 @@ from lxml import etree
 
 from journals.mdr.mining import MainRegions, mine_data_regions
 from journals.navigation import page_links
-from journals.page import ParsedPage, RecentPages, as_parsed, parse_html
+from journals.page import MAX_DEPTH, ParsedPage, RecentPages, as_parsed, parse_html, parse_tree
 from journals.pagecap import ANCHOR_TAG, ELEMENT_TAG
 
 LIST = (
@@ -102,3 +102,31 @@ def test_recent_pages_are_bounded_and_taken_once() -> None:
     pages.keep(big)
     assert pages.get("big") is big, "the latest page is kept whatever its size"
     assert len(pages) == 1
+
+
+def _nested(depth: int, inner: str) -> str:
+    return "<html><body>" + "<div>" * depth + inner + "</div>" * depth + "</body></html>"
+
+
+def test_a_page_nested_deeper_than_libxml2s_default_is_parsed_whole() -> None:
+    listing = (
+        "<ul>" + "".join(f'<li><a href="/journal/{n}">Journal of Nesting {n}</a></li>' for n in range(5)) + "</ul>"
+    )
+    page = ParsedPage("http://deep.example/az/j", _nested(300, listing))
+    assert page.tree is not None
+    assert len(page.tree.xpath("//a")) == 5
+    assert not page.depth_cut
+
+
+def test_a_page_deeper_than_the_cap_keeps_its_text_and_says_it_was_cut() -> None:
+    page = ParsedPage("http://deep.example/j", _nested(MAX_DEPTH + 600, "<p>ISSN <b>1234-5679</b></p>"))
+    assert page.tree is not None
+    assert page.depth_cut
+    assert "ISSN 1234-5679" in "".join(page.tree.itertext())
+    deepest = max(len(list(element.iterancestors())) for element in page.tree.iter())
+    assert deepest < MAX_DEPTH
+
+
+def test_a_page_past_libxml2s_hard_limit_is_said_to_be_cut() -> None:
+    assert parse_tree(_nested(3000, "<p>lost</p>")).depth_cut
+    assert not parse_tree(_nested(20, "<p>kept</p>")).depth_cut

@@ -12,6 +12,7 @@ from journals.scope import (
     is_private_address,
     listing_url,
     may_be_sister_site,
+    redact_url,
     route_of,
 )
 
@@ -23,6 +24,18 @@ def test_session_and_tracking_parameters_are_dropped_and_the_query_sorted() -> N
     assert canonical_url("http://x.org/j/a;jsessionid=1/b;v=2?PHPSESSID=3") == "http://x.org/j/a/b;v=2"
     assert canonical_url("http://x.org/list?page=2&letter=A") == "http://x.org/list?letter=A&page=2"
     assert canonical_url("http://x.org/list?page=2&letter=A") == canonical_url("http://x.org/list?letter=A&page=2")
+
+
+def test_user_info_is_dropped_from_the_url_the_crawl_requests() -> None:
+    assert canonical_url("http://user:pa55@x.org:8080/j/a?b=1") == "http://x.org:8080/j/a?b=1"
+    assert canonical_url("https://token@x.org/j/a") == "https://x.org/j/a"
+    assert canonical_url("http://x.org/j/a@b") == "http://x.org/j/a@b"
+
+
+def test_a_password_is_redacted_where_a_url_is_shown() -> None:
+    assert redact_url("http://user:pa55@x.org/j") == "http://user:***@x.org/j"
+    assert redact_url("http://x.org/j?mail=a@b.org") == "http://x.org/j?mail=a@b.org"
+    assert redact_url("http://user@x.org/j") == "http://user@x.org/j"
 
 
 def test_hosts_compare_in_their_ascii_form() -> None:

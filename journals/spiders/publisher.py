@@ -28,9 +28,17 @@ from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
-from journals.page import ParsedPage, RecentPages
+from journals.page import MAX_DEPTH, ParsedPage, RecentPages
 from journals.rendering import ScriptSigns, journal_facts, names_journal_data, script_signs
-from journals.scope import Origin, SiteScope, canonical_url, listing_url, may_be_sister_site, on_public_web
+from journals.scope import (
+    Origin,
+    SiteScope,
+    canonical_url,
+    listing_url,
+    may_be_sister_site,
+    on_public_web,
+    redact_url,
+)
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -343,7 +351,9 @@ class PublisherSpider(scrapy.Spider):
             urls = [cls.default_start_url()]
         for url in urls:
             if Origin.of(url) is None:
-                raise ValueError(f"start_url must be an absolute http(s) URL with a valid port, got {url!r}")
+                raise ValueError(
+                    f"start_url must be an absolute http(s) URL with a valid port, got {redact_url(url)!r}"
+                )
         return urls
 
     @classmethod
@@ -445,6 +455,11 @@ class PublisherSpider(scrapy.Spider):
                 response.url,
                 self.max_anchors,
                 page.links.truncated_anchors,
+            )
+        if page.page.depth_cut:
+            self.crawler.stats.inc_value("journals/depth_over_cap")
+            self.logger.warning(
+                "Page %s: nested deeper than %d elements, read below that depth as text", response.url, MAX_DEPTH
             )
         return page
 

@@ -1,5 +1,6 @@
 """``python -m lab.reliability`` (``make reliability``): the hostile crawl, a crawl of each spider trap and the
-wide listings of issue 14, the kill/resume and the outage scenarios of issue 8, the distributed workers killed and
+wide listings of issue 14, the rules of the real web of issue 25 (robots.txt, rate limits, deep pages,
+credentials in URLs), the kill/resume and the outage scenarios of issue 8, the distributed workers killed and
 their Redis restarted of issue 15, each against real processes and servers; prints the figures, optionally as
 Markdown.
 
@@ -24,6 +25,7 @@ from journals.sandbox.traps import TRAP_KINDS
 from journals.sandbox.web import SandboxWeb
 from lab.reliability.hostile import hostile_crawl
 from lab.reliability.postgres import pg_ctl, postgres_available, throwaway_postgres
+from lab.reliability.rules import RULES, rules_outcome
 from lab.reliability.scenarios import (
     Outcome,
     Workspace,
@@ -101,6 +103,9 @@ def run_all(
     for kind in TRAP_KINDS:
         run(lambda kind=kind: trap_outcome(folder, kind, seed=seed))
     run(lambda: wide_crawl(folder))
+    for rule in RULES:
+        run(lambda rule=rule: rules_outcome(folder, rule))
+    run(lambda: rules_outcome(folder, "rate-limit", production=True))
     with sandbox(seed, journals) as base_url:
         workspace = Workspace(",".join(f"{base_url}/{site}/" for site in SITES), folder)
         workspace.run_baseline()

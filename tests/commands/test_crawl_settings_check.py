@@ -43,6 +43,8 @@ def test_the_shipped_settings_pass() -> None:
         (SETTING_RULES["DATABASE_BATCH_SIZE"], [1, "200", 10**6], [0, "-3", "1.5", "abc", True, [1]]),
         (SETTING_RULES["MDR_THRESHOLD"], [0, "0.3", 1.0], ["nan", "inf", -0.1, "1.01", "x"]),
         (SETTING_RULES["PROGRESS_INTERVAL"], ["0.5", 30], [0, "-1", "nan"]),
+        (SETTING_RULES["RATE_LIMIT_DECAY"], ["0.9", 1], [0, "1.5", "-0.1"]),
+        (SETTING_RULES["ROBOTSTXT_MAX_BYTES"], [512000, "1"], [0, "-1", "1.5"]),
         (SettingRule("boolean"), [True, False, 0, 1, "True", "false", "1", " 0 "], ["yes", 2, "", "maybe", "TRUE"]),
     ],
 )
