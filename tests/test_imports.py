@@ -81,6 +81,7 @@ SCRAPY_GLUE = (
     "journals.offsite",
     "journals.pipelines",
     "journals.playwright_handler",
+    "journals.fingerprint",
     "journals.ratelimit",
     "journals.resume",
     "journals.robots",
