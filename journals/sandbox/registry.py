@@ -25,6 +25,13 @@ from journals.sandbox.site_templates import (
 from journals.sandbox.unseen_lists import AreasTemplates, BySubjectTemplates, RowLinksTemplates, SelectGoTemplates
 from journals.sandbox.unseen_pages import MastheadTemplates, ProseTemplates, SidebarTemplates, YearTableTemplates
 from journals.sandbox.unseen_scripts import DeferredTemplates, LoadMoreTemplates, NextDataTemplates, SpaTemplates
+from journals.sandbox.unseen_scripts2 import (
+    AccordionTemplates,
+    HashbangTemplates,
+    InfiniteTemplates,
+    SkeletonTemplates,
+    TabsTemplates,
+)
 
 TEMPLATES: dict[str, type[SiteTemplates]] = {
     "elsevier": ElsevierTemplates,
@@ -53,5 +60,10 @@ TEMPLATES: dict[str, type[SiteTemplates]] = {
     "loadmore": LoadMoreTemplates,
     "nextdata": NextDataTemplates,
     "deferred": DeferredTemplates,
+    "infinite": InfiniteTemplates,
+    "tabs": TabsTemplates,
+    "hashbang": HashbangTemplates,
+    "accordion": AccordionTemplates,
+    "skeleton": SkeletonTemplates,
 }
 """The template class of every sandbox site, by the site's name in :data:`journals.sandbox.sources.SITE_SPECS`."""

@@ -262,6 +262,54 @@ _SPECS: tuple[SiteSpec, ...] = (
         page_size=10,
         selection_rate=0.04,
     ),
+    # A second set of script-built sites in real sites' shapes, built without reading the crawler
+    # (journals.sandbox.unseen_scripts2): an infinite-scroll list, tabs and sections filled on a click, hashbang
+    # routes, metrics fetched late behind skeleton placeholders. Small shares, as every page is rendered in a browser.
+    _registered(
+        "infinite",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=12,
+        selection_rate=0.045,
+        omitted=(("citescore", 0.15),),
+    ),
+    _registered(
+        "tabs",
+        (
+            "title",
+            "issn",
+            "eissn",
+            "impact_factor",
+            "five_year_impact_factor",
+            "citescore",
+            "sjr",
+            "editor_in_chief",
+            "publisher",
+            "open_access",
+        ),
+        page_size=6,
+        selection_rate=0.04,
+    ),
+    _registered(
+        "hashbang",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "editor_in_chief"),
+        page_size=1000,
+        selection_rate=0.035,
+        omitted=(("citescore", 0.1),),
+    ),
+    _registered(
+        "accordion",
+        ("title", "issn", "eissn", "impact_factor", "five_year_impact_factor", "citescore", "editor_in_chief"),
+        page_size=1000,
+        selection_rate=0.04,
+        omitted=(("five_year_impact_factor", 0.2),),
+    ),
+    _registered(
+        "skeleton",
+        ("title", "issn", "eissn", "impact_factor", "citescore", "sjr", "snip", "editor_in_chief"),
+        page_size=8,
+        selection_rate=0.045,
+        omitted=(("sjr", 0.1), ("snip", 0.15)),
+    ),
 )
 SITE_SPECS: tuple[SiteSpec, ...] = tuple({spec.name: spec for spec in _SPECS}[name] for name in site_names())
 """Every site of the registry, in its order, as the sandbox builds it (a registry site without a spec here is a

@@ -10,9 +10,9 @@ from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
 
 BASE = "http://127.0.0.1:1"
-SHELLS = ("spa",)
+SHELLS = ("spa", "hashbang")
 """Sites whose every page is one empty shell: the journal is named only by what its script fetches (checked in
-tests/sandbox/test_unseen_scripts.py)."""
+tests/sandbox/test_unseen_scripts.py and tests/sandbox/test_unseen_scripts2.py)."""
 
 
 @pytest.fixture(scope="module")
