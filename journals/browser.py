@@ -151,6 +151,7 @@ async ([quiet, limit, fetchLimit]) => window.__journalsSettle(quiet, limit, fetc
 
 EXPAND_LETTERS_SCRIPT = """
 async ([quiet, limit, fetchLimit, keptId, maxPages]) => {
+  const shown = location.href;
   const LETTER = /^(?:[A-Z]|0\\s*[-\\u2013]\\s*9|#)$/;
   const pause = () => new Promise(resolve => setTimeout(resolve, 20));
   const settle = async () => {
@@ -216,6 +217,7 @@ async ([quiet, limit, fetchLimit, keptId, maxPages]) => {
   }
   for (const [letter, control] of missed) await expand(letter, control);
   document.body.appendChild(kept);
+  if (location.href !== shown) history.replaceState(history.state, '', shown);
   return controls.length;
 }
 """
@@ -223,7 +225,8 @@ async ([quiet, limit, fetchLimit, keptId, maxPages]) => {
 each click added, in a ``section`` per letter under one element at the end of the body; within a letter, its page
 controls that are script handlers too ("2", "Next ›" as hash routes) are clicked in turn, up to
 :data:`PAGES_PER_LETTER`, and what each added is kept with the letter. A letter whose click changed nothing (its
-list came after the wait, on a busy machine) is clicked once more at the end."""
+list came after the wait, on a busy machine) is clicked once more at the end. The page's address is put back as it
+was (a hash route's click changes it): the page is stored under the URL it was asked for."""
 PAGES_PER_LETTER = 50
 """Page controls clicked within one script letter's list, at most."""
 
@@ -247,6 +250,7 @@ OPENED_PANELS_ID = "journals-opened-panels"
 
 ACT_AS_READER_SCRIPT = """
 async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanels, keptId]) => {
+  const shown = location.href;
   const GROW = new RegExp(growText, 'i');
   const PLACEHOLDER = new RegExp(placeholderText, 'i');
   const visible = (element) => element.getClientRects().length > 0;
@@ -286,20 +290,48 @@ async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanel
     return e.getAttribute('role') === 'tab' || e.tagName === 'SUMMARY' || !e.closest(CHROME);
   });
   const tried = new Set();
+  const panels = new Set();
+  const panelsOf = (control) => {
+    const ids = (control.getAttribute('aria-controls') || '').split(/\\s+/).filter(Boolean);
+    if (ids.length) return ids.map(id => document.getElementById(id)).filter(Boolean);
+    if (control.tagName === 'SUMMARY') return [control.parentElement];
+    return control.nextElementSibling ? [control.nextElementSibling] : [];
+  };
   let opened = 0;
   for (let control = closed()[0]; control && opened < maxPanels; control = closed().find(e => !tried.has(e))) {
     tried.add(control);
+    for (const panel of panelsOf(control)) panels.add(panel);
     const removed = [];
     const observer = new MutationObserver(records => {
-      for (const record of records) for (const node of record.removedNodes) if (text(node)) removed.push(node);
+      for (const record of records) {
+        for (const node of record.removedNodes) if (text(node)) removed.push([record.target, node]);
+      }
     });
     observer.observe(document.body, {childList: true, subtree: true});
     await act(() => control.click());
     observer.disconnect();
     opened++;
-    for (const node of removed) if (!node.isConnected) kept.appendChild(node);
+    for (const [parent, node] of removed) {
+      if (node.isConnected) continue;
+      const box = document.createElement('div');
+      box.setAttribute('data-journals-kept', '');
+      box.appendChild(node);
+      (parent.isConnected ? parent : kept).appendChild(box);
+    }
   }
-  if (kept.childNodes.length) document.body.appendChild(kept);
+  for (const panel of panels) {
+    if (!panel.isConnected || visible(panel) || !text(panel)) continue;
+    const copy = panel.cloneNode(true);
+    for (const element of [copy, ...copy.querySelectorAll('*')]) {
+      element.removeAttribute('hidden');
+      element.removeAttribute('aria-hidden');
+      element.removeAttribute('id');
+      if (element.style && element.style.display === 'none') element.style.display = '';
+    }
+    copy.setAttribute('data-journals-kept', '');
+    panel.after(copy);
+  }
+  if (kept.childNodes.length) (document.querySelector('main, [role=main], article') || document.body).appendChild(kept);
 
   const grower = () => [...document.querySelectorAll('button, a, [role=button]')].find(
     e => visible(e) && GROW.test(text(e)) && goesNowhere(e)
@@ -321,6 +353,7 @@ async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanel
     grew = links() > before;
     if (!grew) break;
   }
+  if (location.href !== shown) history.replaceState(history.state, '', shown);
   return {
     clicks, scrolls: grew ? scrolls : Math.max(scrolls - 1, 0), opened,
     capped: clicks + scrolls >= maxClicks && (grew || !!grower()), placeholders: placeholders(),
@@ -330,10 +363,13 @@ async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanel
 """Act on a rendered page as a reader does, after it settled: wait while an element still reads "Loading…" (a
 panel a timer fills after load); open its closed tabs and accordion sections (a ``<details>``, a control with
 ``aria-expanded="false"`` outside the site's menus, a tab), up to :data:`OPEN_PANELS`, keeping what a tab took out of
-the page in one element at the end of the body; then grow its list in place by clicking a control that does so
-("Load more journals", "Show all": a button or a link that goes nowhere) or, without one, by scrolling to the end
-(an infinite list), until a click or a scroll adds no link, or :data:`GROW_CLICKS` actions. Returns the clicks,
-the scrolls that grew the list, the panels opened, whether the bound stopped it, and the placeholders left."""
+the page where it was (or at the end of the page's main content) and a copy of each opened panel that another tab
+hid again beside it (in elements marked ``data-journals-kept``); then grow its list in place by clicking a control
+that does so ("Load more journals", "Show all": a button or a link that goes nowhere) or, without one, by scrolling
+to the end
+(an infinite list), until a click or a scroll adds no link, or :data:`GROW_CLICKS` actions. The page's
+address is put back as it was. Returns the clicks, the scrolls that grew the list, the panels opened, whether the
+bound stopped it, and the placeholders left."""
 
 
 def abort_request(request: PlaywrightRequest) -> bool:

@@ -32,6 +32,15 @@ from journals.scope import ROUTE_FRAGMENT
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 """Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
 SKIPPED_SCHEMES = ("javascript:", "mailto:", "tel:", "#")
+"""Starts of an ``href`` that goes to no page: scripts, mail, phones and places in this page (but a script's route,
+``#/…`` or ``#!/…``, which is a page of a hash router: :func:`goes_nowhere`)."""
+
+
+def goes_nowhere(href: str) -> bool:
+    """Whether an ``href`` (stripped) leads to no page: empty, or one of :data:`SKIPPED_SCHEMES` but a route."""
+    return not href or (href.startswith(SKIPPED_SCHEMES) and not ROUTE_FRAGMENT.match(href))
+
+
 RECORD_TAGS = frozenset({"li", "tr", "dd", "dt", "article"})
 """An anchor's row: the text around it there (an ISSN, "journal") says what the anchor links to."""
 RECORD_TEXT_LIMIT = 400
@@ -320,7 +329,7 @@ def _anchor(
     """The anchor ``element`` (going to ``href``, by default its own), or None when it is not followable; its row is
     the nearest of its (up to) four nearest ancestors that is a record's element."""
     href = (element.get("href") or "" if href is None else href).strip()
-    if not href or href.startswith(SKIPPED_SCHEMES):
+    if goes_nowhere(href):
         return None
     url = absolute_url(href, base, origin)
     if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
@@ -562,7 +571,7 @@ def metrics_links(page_html: ParsedPage | str, page_url: str, max_anchors: int =
     metrics = []
     for element in root.iter("a"):
         href = (element.get("href") or "").strip()
-        if not href or href.startswith(SKIPPED_SCHEMES):
+        if goes_nowhere(href):
             continue
         text = anchor_text(element)
         if not metrics_page.fullmatch(text) or browse.fullmatch(text):

@@ -16,6 +16,9 @@ NUMBER_TOKEN = re.compile(
 """A number as written in running text: sign, thousands groups (comma, point, thin or no-break space), decimals."""
 YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
 """A year written beside a label or value ("Impact Factor (2024)", "4.117 (2024)"): never the value."""
+YEAR_BESIDE_LABEL = re.compile(r"^\W*(?:19|20)\d\d\b|\b(?:19|20)\d\d\W*$")
+"""A bare year at the start or end of a label's text ("2023 CiteScore", "Impact Factor 2024:"): it says which
+year the value is for, not which attribute."""
 YEAR_PATTERN = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 """A metric year (1950–2099) anywhere in a text."""
 _NUMBER_TEXT = re.compile(r"^[^\d+-]{0,3}([-+]?\d+(?:[.,\u202f ]\d+)*)[^\d]{0,3}$")

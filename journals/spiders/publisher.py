@@ -61,6 +61,8 @@ def index_letter(anchor_text: str) -> str:
 SIGNS_WITHOUT_MEANING = 5
 """Pages of a role shown with signs of scripts and their data as served, after which a source's signs on that role
 are taken to mean nothing (its pages are read as served, without looking for their data again)."""
+MAX_REDIRECTS_MESSAGE = "max redirections reached"
+"""The reason Scrapy's ``RedirectMiddleware`` gives the ``IgnoreRequest`` of a page past ``REDIRECT_MAX_TIMES``."""
 PROBES_TO_DECIDE = 2
 """Probes of a role that gain nothing from rendering after which the source's pages of that role are read as
 served (one that gains decides at once that they are rendered)."""
@@ -539,52 +541,69 @@ class PublisherSpider(scrapy.Spider):
         compared with what it named as served (:meth:`_decide_on_probe`), which decides the role."""
         source = response.meta["source"]
         state = self.sites[source]
-        if response.meta.get(RENDERING_FAILED) and PROBE_META in response.meta:
-            state.end_probe(role)
+        rendered = bool(response.meta.get("playwright")) or was_rendered(response)
+        if PROBE_META in response.meta and (rendered or response.meta.get(RENDERING_FAILED)):
+            await self._decide_on_probe(response, page, role, found=found and rendered)
+            return None
         if found or self.render_mode != "auto" or state.rendering_stopped or response.meta.get(RENDERING_FAILED):
             return None
         index = role in ("index", "listing")
-        if response.meta.get("playwright") or was_rendered(response):
-            if PROBE_META in response.meta:
-                await self._decide_on_probe(response, page, role)
-            elif index or not await self._analyse(names_journal_data, page.page):
+        if rendered:
+            if index or not await self._analyse(names_journal_data, page.page):
                 self.crawler.stats.inc_value(f"journals/rendering/still_empty/{role}")
                 self.logger.info("Rendered %s page %s has nothing to read either", role, response.url)
             return None
         if state.served_with_data[role] >= SIGNS_WITHOUT_MEANING:
             return None
         signs = page.signs if page.signs is not None else await self._analyse(script_signs, page.page, letters=index)
-        if not signs.script_built:
+        verdict = await self._rendering_verdict(state, page, role, signs)
+        if verdict is False:
             return None
-        probe = None
-        if not index and await self._analyse(names_journal_data, page.page):
-            if not signs.unfinished or not await self._probe_wanted(state, role):
-                state.served_with_data[role] += 1
-                return None
-            if role not in state.rendered_roles:
-                probe = await self._analyse(journal_facts, page.page)
         if not self._count_request(source, response.url):
-            if probe is not None:
+            if verdict is not None:
                 state.end_probe(role)
             return None
-        return self._rendering_request(response, role, signs, probe)
+        return self._rendering_request(response, role, signs, verdict)
 
-    async def _probe_wanted(self, state: SiteState, role: PageRole) -> bool:
-        """Whether an unfinished page of ``role`` (one naming data) is to be rendered: yes once the role is decided
-        for the browser, no once decided as served; while undecided, yes as a probe when fewer than
-        :data:`PROBES_TO_DECIDE` are in flight (counted in ``state.probing``), else once the probes in flight have
-        ended, waited for up to :data:`PROBE_WAIT_SECONDS` (then no)."""
+    async def _rendering_verdict(
+        self, state: SiteState, page: ReadPage, role: PageRole, signs: ScriptSigns
+    ) -> int | Literal[False] | None:
+        """What to do with a served page that did not give what the crawl came for: False, read it as served; None,
+        render it and its role from now on; a number, render it as a probe (the data its served HTML names).
+
+        An index or listing page that gives nothing and runs scripts with no other sign is a probe (a list an
+        infinite scroll fills is seen only by rendering it). A journal or metrics page that names data is a probe
+        when it looks unfinished, and read as served otherwise."""
+        index = role in ("index", "listing")
+        if index and not signs.script_built and signs.scripts:
+            wanted = await self._probe_wanted(state, role)
+            return False if wanted == "served" else None if wanted == "browser" else 0
+        if not signs.script_built:
+            return False
+        if index or not await self._analyse(names_journal_data, page.page):
+            return None
+        wanted = await self._probe_wanted(state, role) if signs.unfinished else "served"
+        if wanted == "served":
+            state.served_with_data[role] += 1
+            return False
+        return None if wanted == "browser" else await self._analyse(journal_facts, page.page)
+
+    async def _probe_wanted(self, state: SiteState, role: PageRole) -> Literal["probe", "browser", "served"]:
+        """Whether an unfinished page of ``role`` is to be rendered: ``"browser"`` once the role is decided for the
+        browser, ``"served"`` once decided as served; while undecided, ``"probe"`` when fewer than
+        :data:`PROBES_TO_DECIDE` are in flight (counted in ``state.probing``), else the verdict once the probes in
+        flight have ended, waited for up to :data:`PROBE_WAIT_SECONDS` (then ``"served"``)."""
         while (verdict := state.decided(role)) is None:
             if state.probing[role] < PROBES_TO_DECIDE:
                 state.probing[role] += 1
-                return True
+                return "probe"
             ended = state.probe_ended.setdefault(role, asyncio.Event())
             try:
                 await asyncio.wait_for(ended.wait(), PROBE_WAIT_SECONDS)
             except TimeoutError:
                 self.crawler.stats.inc_value(f"journals/rendering/probe_wait_timeouts/{role}")
-                return False
-        return verdict == "browser"
+                return "served"
+        return "browser" if verdict == "browser" else "served"
 
     def _rendering_request(
         self, response: Response, role: PageRole, signs: ScriptSigns, probe: int | None
@@ -613,16 +632,23 @@ class PublisherSpider(scrapy.Spider):
                 )
         return response.request.replace(meta=meta, dont_filter=True)
 
-    async def _decide_on_probe(self, response: Response, page: ReadPage, role: PageRole) -> None:
-        """Compare a probe's rendering with what its page named as served: when the browser shows more journal data
-        (:func:`~journals.rendering.journal_facts`), the source's pages of ``role`` are rendered from now on;
-        after :data:`PROBES_TO_DECIDE` probes that show no more, they are read as served. Counted in
-        ``journals/rendering/decided/<role>/<browser|served>``; each decision logged once per source and role."""
+    async def _decide_on_probe(self, response: Response, page: ReadPage, role: PageRole, *, found: bool) -> None:
+        """Compare a probe's rendering with what its page gave as served: when the browser shows more (an index or
+        listing page: a list or letters where the served page had none, ``found``; a journal or metrics page: more
+        journal data, :func:`~journals.rendering.journal_facts`), the source's pages of ``role`` are rendered from
+        now on; after :data:`PROBES_TO_DECIDE` probes that show no more (or that the browser failed on), they are
+        read as served. Counted in ``journals/rendering/decided/<role>/<browser|served>``; each decision logged once
+        per source and role."""
         source = response.meta["source"]
         state = self.sites[source]
         served = int(response.meta[PROBE_META])
         try:
-            rendered = await self._analyse(journal_facts, page.page)
+            if response.meta.get(RENDERING_FAILED):
+                rendered = served
+            elif role in ("index", "listing"):
+                rendered = served + found
+            else:
+                rendered = await self._analyse(journal_facts, page.page)
         finally:
             state.end_probe(role)
         if state.decided(role) is not None:
@@ -686,7 +712,12 @@ class PublisherSpider(scrapy.Spider):
         links, group = page.links, page.group
         assert links is not None
         letters = [a for a in links.letters if state.scope.allows(a.url)]
-        browse_on = depth is not None and depth < self.max_browse_depth and bool(links.browse)
+        # A "Browse journals" link back to this page or to one already taken (a site-wide menu) leads nowhere new.
+        browse_on = (
+            depth is not None
+            and depth < self.max_browse_depth
+            and any(canonical_url(a.url) not in self._requested for a in links.browse)
+        )
         # A start page's weak list (a menu, sister journals in a footer) is read only when the page leads nowhere
         # else: its letters or its "Browse journals" link lead to the list itself.
         entries = (
@@ -974,18 +1005,22 @@ class PublisherSpider(scrapy.Spider):
         """Count a failed page by cause and source, log it once; return the cause (``http_404``, an error name).
 
         A request refused on purpose (``IgnoreRequest``: out of scope, robots.txt) is no failed page: it is
-        counted and logged where it was refused. A failed probe (a page rendered to decide on its role) ends, so
-        that the pages waiting for its verdict go on.
+        counted and logged where it was refused. A page lost to a redirect loop or too many hops (Scrapy's redirect
+        middleware ignores it, logging at DEBUG) is one: ``too_many_redirects``. A failed probe (a page rendered to
+        decide on its role) ends, so that the pages waiting for its verdict go on.
         """
         meta = failure.request.meta
         if PROBE_META in meta and (state := self.sites.get(meta.get("source", ""))) is not None:
             state.end_probe(meta.get("page_role", ""))
         error = failure.value
-        if failure.check(IgnoreRequest) and getattr(error, "response", None) is None:
+        too_many_redirects = failure.check(IgnoreRequest) and str(error) == MAX_REDIRECTS_MESSAGE
+        if failure.check(IgnoreRequest) and getattr(error, "response", None) is None and not too_many_redirects:
             self.logger.debug("Request refused (%s): %s", error, failure.request.url)
             return type(error).__name__
         response = getattr(error, "response", None)
         cause = f"http_{response.status}" if response is not None else type(error).__name__
+        if too_many_redirects:
+            cause = "too_many_redirects"
         self.crawler.stats.inc_value(f"journals/failed_pages/{cause}")
         self.crawler.stats.inc_value(f"journals/failed_pages_by_source/{failure.request.meta.get('source')}")
         self.logger.warning("Page failed (%s): %s", cause, failure.request.url)

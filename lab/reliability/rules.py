@@ -14,7 +14,8 @@ on a port of its own, so that its ``robots.txt`` is the host's, and bends one ru
   ``Retry-After: 1``;
 - ``retry-after``: one journal page answers 429 with ``Retry-After: RETRY_AFTER`` twice before it answers;
 - ``deep``: every page's content nested in ``DEEP_NESTING`` ``<div>``\\ s;
-- ``credentials``: the start page links its journals as ``http://user:secret@host:port/…``.
+- ``credentials``: the start page links its journals as ``http://user:secret@host:port/…``;
+- ``redirect-loop``: one journal page redirects to another URL that redirects back to it, forever.
 
 :func:`rules_outcome` crawls one of them as a user does (``scrapy crawl publisher`` in a process of its own) and
 says what held.
@@ -51,6 +52,7 @@ RULES = (
     "retry-after",
     "deep",
     "credentials",
+    "redirect-loop",
 )
 DISALLOWING = ("robots-oversize", "robots-gzip", "robots-503", "robots-stall", "robots-refused")
 """The rules under which nothing of the site may be crawled: robots.txt disallows all, or cannot be read."""
@@ -94,7 +96,8 @@ class RulesServer(ThreadingHTTPServer):
         self._robots = oversized_robots() if rule in ("robots-oversize", "robots-gzip") else b""
         self._robots_gzip = gzip.compress(self._robots, compresslevel=9) if rule == "robots-gzip" else b""
         self.retry_after_path = ""
-        """The journal page that answers 429 twice (rule ``retry-after``), set from the truth."""
+        """The journal page that answers 429 twice (rule ``retry-after``), or that redirects in a loop (rule
+        ``redirect-loop``), set from the truth."""
 
     @property
     def base_url(self) -> str:
@@ -160,6 +163,11 @@ class _RulesHandler(BaseHTTPRequestHandler):
         if rule == "retry-after" and parts.path == self.server.retry_after_path and len(self.server.answers(key)) < 2:
             self.server.record(key, 429)
             self._send(WebResponse(429, b"Slow down", {"Retry-After": str(RETRY_AFTER), "Content-Type": "text/plain"}))
+            return
+        if rule == "redirect-loop" and parts.path.rstrip("/") in (loop := self.server.retry_after_path, loop + "/"):
+            self.server.record(key, 302)
+            target = loop + "/" if parts.path == loop else loop
+            self._send(WebResponse(302, b"", {"Location": target, "Content-Type": "text/plain"}))
             return
         response = self.server.web.respond(parts.path, parts.query, self.headers.get("Host", "127.0.0.1"))
         if response.status == 200 and "html" in response.headers.get("Content-Type", ""):
