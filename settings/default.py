@@ -136,6 +136,9 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
     "journals.ratelimit.RateLimitMiddleware": 550,
     "journals.offsite.ScopeMiddleware": 760,
+    # Scrapy's redirects, but a loop ends where it is seen, as a failed page (journals.redirect).
+    "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
+    "journals.redirect.RedirectLoopMiddleware": 600,
     # Before the page cache (900), which keeps a rendered page apart from the HTML its site served.
     "journals.browser.RenderingMiddleware": 880,
 }

@@ -83,6 +83,7 @@ SCRAPY_GLUE = (
     "journals.playwright_handler",
     "journals.fingerprint",
     "journals.ratelimit",
+    "journals.redirect",
     "journals.resume",
     "journals.robots",
     "journals.spiders",

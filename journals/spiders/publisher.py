@@ -29,6 +29,7 @@ from journals.items import FetchedPage, JournalPages
 from journals.listings import DEFAULT_MAX_CHARS, RecentListings
 from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
 from journals.page import MAX_DEPTH, ParsedPage, RecentPages
+from journals.redirect import REDIRECT_LOOP
 from journals.rendering import ScriptSigns, journal_facts, names_journal_data, script_signs
 from journals.scope import (
     Origin,
@@ -61,8 +62,9 @@ def index_letter(anchor_text: str) -> str:
 SIGNS_WITHOUT_MEANING = 5
 """Pages of a role shown with signs of scripts and their data as served, after which a source's signs on that role
 are taken to mean nothing (its pages are read as served, without looking for their data again)."""
-MAX_REDIRECTS_MESSAGE = "max redirections reached"
-"""The reason Scrapy's ``RedirectMiddleware`` gives the ``IgnoreRequest`` of a page past ``REDIRECT_MAX_TIMES``."""
+REDIRECT_FAILURES = {"max redirections reached": "too_many_redirects", REDIRECT_LOOP: "redirect_loop"}
+"""The reasons of the ``IgnoreRequest`` of a page lost to redirects (past ``REDIRECT_MAX_TIMES``, or a loop:
+:mod:`journals.redirect`), by the cause its failed page is counted under."""
 PROBES_TO_DECIDE = 2
 """Probes of a role that gain nothing from rendering after which the source's pages of that role are read as
 served (one that gains decides at once that they are rendered)."""
@@ -1006,21 +1008,19 @@ class PublisherSpider(scrapy.Spider):
 
         A request refused on purpose (``IgnoreRequest``: out of scope, robots.txt) is no failed page: it is
         counted and logged where it was refused. A page lost to a redirect loop or too many hops (Scrapy's redirect
-        middleware ignores it, logging at DEBUG) is one: ``too_many_redirects``. A failed probe (a page rendered to
-        decide on its role) ends, so that the pages waiting for its verdict go on.
+        middleware ignores it, logging at DEBUG) is one: ``too_many_redirects``, ``redirect_loop``. A
+        failed probe (a page rendered to decide on its role) ends, so that the pages waiting for its verdict go on.
         """
         meta = failure.request.meta
         if PROBE_META in meta and (state := self.sites.get(meta.get("source", ""))) is not None:
             state.end_probe(meta.get("page_role", ""))
         error = failure.value
-        too_many_redirects = failure.check(IgnoreRequest) and str(error) == MAX_REDIRECTS_MESSAGE
-        if failure.check(IgnoreRequest) and getattr(error, "response", None) is None and not too_many_redirects:
+        redirects = REDIRECT_FAILURES.get(str(error)) if failure.check(IgnoreRequest) else None
+        if failure.check(IgnoreRequest) and getattr(error, "response", None) is None and redirects is None:
             self.logger.debug("Request refused (%s): %s", error, failure.request.url)
             return type(error).__name__
         response = getattr(error, "response", None)
-        cause = f"http_{response.status}" if response is not None else type(error).__name__
-        if too_many_redirects:
-            cause = "too_many_redirects"
+        cause = redirects or (f"http_{response.status}" if response is not None else type(error).__name__)
         self.crawler.stats.inc_value(f"journals/failed_pages/{cause}")
         self.crawler.stats.inc_value(f"journals/failed_pages_by_source/{failure.request.meta.get('source')}")
         self.logger.warning("Page failed (%s): %s", cause, failure.request.url)

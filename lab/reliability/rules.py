@@ -259,7 +259,7 @@ def rules_crawl(
     server.start_in_thread()
     try:
         truth = server.truth()
-        if rule == "retry-after":
+        if rule in ("retry-after", "redirect-loop"):
             server.retry_after_path = url_path(truth["journals"][0]["url"])
         database_url = f"sqlite:///{folder / rule}.db"
         crawl = Crawl(

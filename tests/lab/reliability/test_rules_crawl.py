@@ -91,3 +91,10 @@ def _database_holds(path: Path, secret: str) -> list[str]:
     finally:
         engine.dispose()
     return found
+
+
+def test_a_journal_lost_to_a_redirect_loop_is_a_failed_page_logged_as_such(tmp_path: Path) -> None:
+    run = rules_crawl(tmp_path, "redirect-loop")
+    assert len(run.journals_lost) == 1, run.result.log[-2000:]
+    assert run.result.stats.get("journals/failed_pages/redirect_loop") == 1
+    assert "Page failed (redirect_loop)" in run.result.log
