@@ -20,6 +20,12 @@ FUZZY_CUTOFF = 90.0
 """rapidfuzz ratio (0–100) a whole text node needs to count as a misspelt label."""
 
 
+_SOURCE_NOTE = re.compile(r"\s*[(\[][^()\[\]]{1,40}[)\]]\W*$")
+"""A bracketed note closing a label's text, naming the figure's source or edition ("CiteScore (Scopus)"): the
+label without it is looked up when the whole text is no label (a note that makes another label, "ISSN (online)",
+is one of the vocabulary's labels and wins)."""
+
+
 @dataclass(frozen=True)
 class LabelHit:
     """A label found in a text: the attribute, where it sits, and the label as the page writes it."""
@@ -80,11 +86,14 @@ class LabelMatcher:
         return tuple(sorted(found))
 
     def whole(self, text: str) -> str | None:
-        """The attribute whose label is the whole of ``text`` (a trailing colon allowed), else None."""
+        """The attribute whose label is the whole of ``text`` (a trailing colon allowed, and a bracketed source note
+        when the text without it is a label), else None."""
         key = label_key(text)
         if not key or len(key) > 60:
             return None
         name = self.exact.get(key)
+        if name is None and (bare := _SOURCE_NOTE.sub("", text)) != text:
+            name = self.exact.get(label_key(bare))  # "CiteScore (Scopus)", "Impact Factor [JCR]"
         if name is not None or len(key) < 5 or any(c.isdigit() for c in key if c not in "25"):
             return name
         best = process.extractOne(key, self._choices, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
