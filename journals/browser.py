@@ -351,6 +351,12 @@ async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanel
       scrolls++;
     }
     grew = links() > before;
+    // A list that grew on an earlier scroll may take longer to grow again on a busy machine: look twice more.
+    for (let look = 1; !grew && !control && scrolls > 1 && look <= 2; look++) {
+      await new Promise(resolve => window.__journalsTimeout(resolve, 400 * look));
+      await act(() => window.scrollTo(0, document.documentElement.scrollHeight), true);
+      grew = links() > before;
+    }
     if (!grew) break;
   }
   if (location.href !== shown) history.replaceState(history.state, '', shown);

@@ -21,9 +21,9 @@ FUZZY_CUTOFF = 90.0
 
 
 _SOURCE_NOTE = re.compile(r"\s*[(\[][^()\[\]]{1,40}[)\]]\W*$")
-"""A bracketed note closing a label's text, naming the figure's source or edition ("CiteScore (Scopus)"): the
-label without it is looked up when the whole text is no label (a note that makes another label, "ISSN (online)",
-is one of the vocabulary's labels and wins)."""
+"""A bracketed note closing a metric label's text, naming the figure's source or edition ("CiteScore (Scopus)"): the
+label without it is looked up when the whole text is no label. Only a metric's: a note on an identifier says which
+one it is ("ISSN (electronic)" is no print ISSN)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,8 @@ class LabelMatcher:
             return None
         name = self.exact.get(key)
         if name is None and (bare := _SOURCE_NOTE.sub("", text)) != text:
-            name = self.exact.get(label_key(bare))  # "CiteScore (Scopus)", "Impact Factor [JCR]"
+            metric = self.exact.get(label_key(bare))  # "CiteScore (Scopus)", "Impact Factor [JCR]"
+            return metric if metric is not None and self.attributes[metric].type == "number" else None
         if name is not None or len(key) < 5 or any(c.isdigit() for c in key if c not in "25"):
             return name
         best = process.extractOne(key, self._choices, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)

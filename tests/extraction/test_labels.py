@@ -52,3 +52,22 @@ def test_a_label_does_not_match_inside_unrelated_words() -> None:
 def test_nested_labels() -> None:
     assert default_matcher().nested("ISSN")
     assert not default_matcher().nested("Online ISSN")
+
+
+@pytest.mark.parametrize(
+    ("text", "attribute"),
+    [
+        ("Impact Factor 2024:", "impact_factor"),
+        ("2023 CiteScore", "citescore"),
+        ("SNIP 2024:", "snip"),
+        ("CiteScore (Scopus)", "citescore"),
+        ("Impact Factor [JCR]:", "impact_factor"),
+        ("5-Year Journal Impact Factor", "five_year_impact_factor"),
+        ("ISSN (electronic)", "eissn"),
+        ("ISSN (something else)", None),
+    ],
+)
+def test_a_year_or_a_source_note_beside_a_metric_label_leaves_it_that_label(text: str, attribute: str | None) -> None:
+    """A year says which year's figure it is and a bracketed note where it comes from, neither which attribute; a
+    note on an identifier says which identifier it is, so an unknown one makes no label."""
+    assert default_matcher().whole(text) == attribute
