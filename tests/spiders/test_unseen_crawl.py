@@ -3,10 +3,11 @@ a real crawl over HTTP, rendering the script-built ones in Chromium, reaches eve
 not one, and reads each site's attributes.
 
 Attributes a site's truth leaves out by its own convention are not held to the bar: the footer's copyright holder
-of a press's own site (``rowlinks``, ``selectgo``, ``loadmore``, ``deferred``: the crawl stores it as the
-publisher, the truth records none)
+of a press's own site (``rowlinks``, ``selectgo``, ``loadmore``, ``deferred``, ``hashbang``: the crawl stores it as
+the publisher, the truth records none)
 and the Spanish site's ``Editorial`` row (``areas``: an English page's "Editorial" is an article type, so the word
-is no label). The prose site's editor named only in a sentence and its acceptance rate are a known gap.
+is no label). The prose site's editor named only in a sentence and its acceptance rate, and the tabs site's open
+access shown only as a badge ("Open access" with no label), are known gaps.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ KNOWN_GAPS = {
     ("selectgo", "publisher"),
     ("loadmore", "publisher"),
     ("deferred", "publisher"),
+    ("hashbang", "publisher"),
+    ("tabs", "open_access"),
     ("areas", "publisher"),
     ("prose", "editor_in_chief"),
     ("prose", "acceptance_rate"),
