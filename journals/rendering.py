@@ -164,7 +164,8 @@ def _empty_panels(tree: etree._Element) -> int:
     """Panels a script has yet to fill: a tab's or accordion button's panel (``aria-controls``) or a closed
     ``<details>``'s body with no visible text, an element marked ``aria-busy``, and a heading naming journal data
     (:func:`_names_data`: "Journal metrics" does not, "Impact Factor" does; see :func:`_names_section`) followed by
-    boxes with no text (a skeleton or a spinner) up to the next heading."""
+    boxes with no text up to the next heading, one of them holding elements (a skeleton's lines, a spinner): an
+    empty field under its label ("Editor" over an empty paragraph) is a journal without it, no panel to fill."""
     found = 0
     for control in _PANEL_CONTROLS(tree)[:MAX_PANEL_CONTROLS]:
         if control.get("aria-busy") == "true":
@@ -186,7 +187,8 @@ def _empty_panels(tree: etree._Element) -> int:
             if sibling.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
                 break
             boxes.append(sibling)
-        found += bool(boxes) and not any(visible_text(box, 1, UNSEEN_WITH_SCRIPTS) for box in boxes)
+        skeleton = any(len(box) for box in boxes)  # empty boxes in a box, a spinner: not one empty field
+        found += skeleton and not any(visible_text(box, 1, UNSEEN_WITH_SCRIPTS) for box in boxes)
     return found
 
 

@@ -64,3 +64,33 @@ def test_an_unparsable_page_shows_no_signs_and_no_data() -> None:
     empty = ParsedPage("https://example.org/", "")
     assert not script_signs(empty, letters=True).script_built
     assert not names_journal_data(empty)
+
+
+DATA = "<h1>Acta Testa</h1><p>ISSN 4343-0910</p>"
+"""What a journal page shows as served, before the panels its scripts fill."""
+
+
+@pytest.mark.parametrize(
+    ("panel", "empty"),
+    [
+        ('<button role="tab" aria-controls="m">Journal metrics</button><div id="m" role="tabpanel"></div>', 1),
+        ('<button role="tab" aria-controls="m">Journal metrics</button><div id="m"><p>Impact Factor 2.1</p></div>', 0),
+        ("<details><summary>Journal metrics</summary></details>", 1),
+        ("<details><summary>Journal metrics</summary><p>CiteScore 3.4</p></details>", 0),
+        ('<h2>Metrics</h2><div class="panel"><div class="skeleton-line"></div><svg class="spinner"></svg></div>', 1),
+        ("<h3>Editor</h3><p></p>", 0),
+        ('<section aria-busy="true"></section>', 1),
+    ],
+)
+def test_a_panel_left_for_a_script_to_fill_makes_a_page_with_data_unfinished(panel: str, empty: int) -> None:
+    """A closed tab or accordion with nothing in it, skeleton boxes under a metrics heading, an element a script
+    marks busy: the page names data but is not finished. An empty field under its label is a journal without it."""
+    signs = script_signs(ParsedPage("http://x.example/j", f"<html><body>{DATA}{panel}<script></script></body></html>"))
+    assert (signs.empty_panels, signs.unfinished) == (empty, bool(empty))
+
+
+def test_a_page_without_scripts_is_never_unfinished() -> None:
+    page = ParsedPage(
+        "http://x.example/j", f"<html><body>{DATA}<details><summary>Metrics</summary></details></body></html>"
+    )
+    assert script_signs(page).empty_panels == 1 and not script_signs(page).unfinished
