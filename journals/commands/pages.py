@@ -8,6 +8,7 @@ from pathlib import Path
 
 from scrapy.exceptions import UsageError
 
+from journals.decoding import looks_binary
 from journals.page import ParsedPage
 
 FETCH_TIMEOUT_SECS = 30
@@ -16,16 +17,21 @@ USER_AGENT = "journals-command"
 
 def load_page(page_or_url: str) -> ParsedPage:
     """The page of a local file, or of an ``http(s)``/``file`` URL fetched with urllib (its ``Content-Type``
-    charset weighed as a crawl weighs it); :class:`UsageError` naming the problem when it cannot be read."""
+    charset weighed as a crawl weighs it); :class:`UsageError` naming the problem when it cannot be read or is
+    binary (a PDF), as the crawl skips a binary page."""
+    content_type = None
     if page_or_url.startswith(("http://", "https://", "file://")):
         request = urllib.request.Request(page_or_url, headers={"User-Agent": USER_AGENT})
         try:
             with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_SECS) as response:
-                return ParsedPage.from_body(page_or_url, response.read(), response.headers.get("Content-Type"))
+                body, content_type = response.read(), response.headers.get("Content-Type")
         except OSError as error:
             raise UsageError(f"cannot fetch {page_or_url}: {error}") from error
-    try:
-        body = Path(page_or_url).read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {page_or_url}: {error.strerror}") from error
-    return ParsedPage.from_body(page_or_url, body)
+    else:
+        try:
+            body = Path(page_or_url).read_bytes()
+        except OSError as error:
+            raise UsageError(f"cannot read {page_or_url}: {error.strerror}") from error
+    if looks_binary(body):
+        raise UsageError(f"{page_or_url} is no web page: its bytes are binary (an image, a PDF, an archive?)")
+    return ParsedPage.from_body(page_or_url, body, content_type)

@@ -44,3 +44,11 @@ def test_extract_reports_unreadable_input() -> None:
     result = run_scrapy("extract", "/nonexistent/page.html")
     assert result.returncode != 0
     assert "cannot read" in result.stderr
+
+
+def test_extract_refuses_a_binary_file_with_one_line(tmp_path: Path) -> None:
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 40)
+    result = run_scrapy("extract", str(pdf))
+    assert result.returncode != 0
+    assert "is no web page" in result.stderr and "Traceback" not in result.stderr
