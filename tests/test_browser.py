@@ -147,7 +147,7 @@ window.addEventListener('load', () => setTimeout(() => fetch('/api/journal/{slug
 </script></body></html>"""
 """A journal page whose metrics panel shows empty skeleton lines until a fetch a timer starts after load fills it."""
 IDLE_JOURNAL = PLAIN_JOURNAL.replace(
-    "</table>", '</table><h2>Editorial board</h2><div class="board"></div><script>window.seen = 1;</script>'
+    "</table>", '</table><h2>Editorial board</h2><div class="board"><div class="line"></div></div><script>window.seen = 1;</script>'
 )
 """A journal page with its data as served and an empty box under a heading that no script ever fills."""
 
