@@ -12,7 +12,7 @@ SOURCES := $(shell $(SITES) --kind publisher --kind aggregator --kind realweb)
 HELDOUT := $(shell $(SITES) --kind heldout)
 # Sites built from a description of the real web by helpers who never read the crawler (issue 23's first contact).
 UNSEEN := $(shell $(SITES) --kind unseen)
-# The script-built sites: rendered in Chromium (journals.browser); crawled by make evaluate, not by make crawl.
+# The script-built sites: rendered in Chromium (journals.downloadermiddlewares.rendering); crawled by make evaluate, not by make crawl.
 SCRIPTED := $(shell $(SITES) --kind scripted)
 LABELLED := $(shell $(SITES) --labelled)
 

@@ -32,8 +32,9 @@ DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 RETRY_TIMES = 3
 # A 429, or a 503 with Retry-After, slows its host down and is retried later on a budget of its own
-# (journals.ratelimit, in place of Scrapy's RetryMiddleware): the host's delay rises to Retry-After (at most
-# RATE_LIMIT_MAX_DELAY seconds) or doubles from RATE_LIMIT_START_DELAY, and eases by RATE_LIMIT_DECAY per answer.
+# (journals.downloadermiddlewares.ratelimit, in place of Scrapy's RetryMiddleware): the host's delay rises to
+# Retry-After (at most RATE_LIMIT_MAX_DELAY seconds) or doubles from RATE_LIMIT_START_DELAY, and eases by
+# RATE_LIMIT_DECAY per answer.
 RATE_LIMIT_RETRY_TIMES = 10
 RATE_LIMIT_MAX_DELAY = 120.0
 RATE_LIMIT_START_DELAY = 1.0
@@ -52,7 +53,7 @@ DATABASE_BATCH_SIZE = 200
 # HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy" to revalidate on re-crawls and
 # HTTPCACHE_IGNORE_MISSING = True to replay offline (see README).
 HTTPCACHE_ENABLED = True
-HTTPCACHE_STORAGE = "journals.cache.SQLCacheStorage"
+HTTPCACHE_STORAGE = "journals.downloadermiddlewares.httpcache.SQLCacheStorage"
 HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"
 HTTPCACHE_EXPIRATION_SECS = 0
 HTTPCACHE_IGNORE_HTTP_CODES = [500, 502, 503, 504, 408, 429]
@@ -94,15 +95,15 @@ DATABASE_WRITE_ATTEMPTS = 6  # 1 + 2 + 4 + 8 + 16 s: a database restart of half 
 DATABASE_RETRY_DELAY = 1.0
 DATABASE_UNSAVED_DIR = "."
 
-# Rendering (journals.browser, journals.rendering): a page built by scripts is rendered in Debian's Chromium by
-# scrapy-playwright, only when a request asks for it (the spider's RENDER_PAGES: "auto" renders the pages that need
-# it, "browser" every page, "never" none); a crawl that renders nothing starts neither Playwright nor a browser.
-# One browser, one context, a few pages at once, no images, fonts or media, a timeout per page, the browser launched
-# again after a crash. Never `playwright install`: the browser is the system's.
+# Rendering (journals.downloadermiddlewares.rendering, journals.pages.script_signs): a page built by scripts is rendered
+# in Debian's Chromium by scrapy-playwright, only when a request asks for it (the spider's RENDER_PAGES: "auto" renders
+# the pages that need it, "browser" every page, "never" none); a crawl that renders nothing starts neither Playwright
+# nor a browser. One browser, one context, a few pages at once, no images, fonts or media, a timeout per page, the
+# browser launched again after a crash. Never `playwright install`: the browser is the system's.
 RENDER_PAGES = "auto"
 DOWNLOAD_HANDLERS = {
-    "http": "journals.playwright_handler.LazyPlaywrightDownloadHandler",
-    "https": "journals.playwright_handler.LazyPlaywrightDownloadHandler",
+    "http": "journals.downloadermiddlewares.playwright_handler.LazyPlaywrightDownloadHandler",
+    "https": "journals.downloadermiddlewares.playwright_handler.LazyPlaywrightDownloadHandler",
 }
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_LAUNCH_OPTIONS = {
@@ -115,7 +116,7 @@ PLAYWRIGHT_LAUNCH_OPTIONS = {
 PLAYWRIGHT_MAX_CONTEXTS = 1
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 30_000
-PLAYWRIGHT_ABORT_REQUEST = "journals.browser.abort_request"
+PLAYWRIGHT_ABORT_REQUEST = "journals.downloadermiddlewares.rendering.abort_request"
 PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
 # Seconds a page may take to render, its letters clicked included; past it the page is fetched as served. A bound
 # of the project's: Playwright's own timeouts do not cover a page created as the browser dies, which waits forever.
@@ -123,21 +124,24 @@ RENDER_TIMEOUT = 180
 
 # Scope: no request leaves the crawl's site (scheme, host and port of its start URLs), through links, redirects,
 # meta refreshes or the metrics hop, nor reaches a private address unless the start URL is on one
-# (journals.offsite). It replaces Scrapy's offsite middleware and runs after HttpProxyMiddleware (750).
+# (journals.downloadermiddlewares.offsite). It replaces Scrapy's offsite middleware and runs after
+# HttpProxyMiddleware (750).
 # A hash router's views (/#!/journal/acta) are pages of their own: their route stays in the fingerprint.
-REQUEST_FINGERPRINTER_CLASS = "journals.fingerprint.RouteFingerprinter"
+REQUEST_FINGERPRINTER_CLASS = "journals.scheduler.fingerprint.RouteFingerprinter"
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
-    # robots.txt as RFC 9309 reads it (journals.robots): unreachable (429, 5xx, network error, timeout) disallows
-    # the host, 4xx allows it, and only its first ROBOTSTXT_MAX_BYTES are read, gzipped or not.
+    # robots.txt as RFC 9309 reads it (journals.downloadermiddlewares.robotstxt): unreachable (429, 5xx, network
+    # error, timeout) disallows the host, 4xx allows it, and only its first ROBOTSTXT_MAX_BYTES are read, gzipped or
+    # not.
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-    "journals.robots.RobotsRulesMiddleware": 100,
-    "journals.robots.RobotsBodyMiddleware": 595,  # before HttpCompressionMiddleware (590) sees the response
+    "journals.downloadermiddlewares.robotstxt.RobotsRulesMiddleware": 100,
+    # Before HttpCompressionMiddleware (590) sees the response.
+    "journals.downloadermiddlewares.robotstxt.RobotsBodyMiddleware": 595,
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
-    "journals.ratelimit.RateLimitMiddleware": 550,
-    "journals.offsite.ScopeMiddleware": 760,
+    "journals.downloadermiddlewares.ratelimit.RateLimitMiddleware": 550,
+    "journals.downloadermiddlewares.offsite.ScopeMiddleware": 760,
     # Before the page cache (900), which keeps a rendered page apart from the HTML its site served.
-    "journals.browser.RenderingMiddleware": 880,
+    "journals.downloadermiddlewares.rendering.RenderingMiddleware": 880,
 }
 
 # Bounds on every crawl (journals.spiders.publisher.CrawlBounds): requests per source, letters nested in letters,
@@ -150,12 +154,12 @@ DOWNLOADER_MIDDLEWARES = {
 # older listings are read back from the page cache).
 LISTING_MEMORY_CHARS = 64 * 1024 * 1024
 # Characters of pages the spider parsed kept, trees and all, for the pipelines to read rather than parse again
-# (journals.page.RecentPages); a page dropped is parsed again from its text.
+# (journals.pages.parsed.RecentPages); a page dropped is parsed again from its text.
 PARSED_PAGES_CHARS = 8 * 1024 * 1024
 
 # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
-# (journals.resume); off without JOBDIR.
-SPIDER_MIDDLEWARES = {"journals.resume.ResumeMiddleware": 50}
+# (journals.spidermiddlewares.resume); off without JOBDIR.
+SPIDER_MIDDLEWARES = {"journals.spidermiddlewares.resume.ResumeMiddleware": 50}
 
 # The crawl's health check as it closes (journals.extensions.health): a source whose start page could not be
 # fetched or that yields no journal fails the crawl; so does one losing more than this fraction of its journals,

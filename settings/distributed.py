@@ -17,9 +17,9 @@ import os
 
 from settings.production import *  # noqa: F403  (a settings module extends another by design)
 
-# The frontier: scrapy-redis's scheduler, keyed per crawl (journals.frontier). Persist, so that the worker that
-# finishes first does not clear the queue and duplicate filter the others still use; the keys expire instead.
-SCHEDULER = "journals.frontier.SharedFrontierScheduler"
+# The frontier: scrapy-redis's scheduler, keyed per crawl (journals.scheduler.frontier). Persist, so that the worker
+# that finishes first does not clear the queue and duplicate filter the others still use; the keys expire instead.
+SCHEDULER = "journals.scheduler.frontier.SharedFrontierScheduler"
 DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
 SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"
 SCHEDULER_PERSIST = True

@@ -8,9 +8,10 @@ so one SQLite file holds both the rows and the pages, and on PostgreSQL every wo
 - Revalidation: ``HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"`` asks the site with
   ``If-None-Match``/``If-Modified-Since`` and keeps the cached page on ``304 Not Modified``.
 - ``HTTPCACHE_EXPIRATION_SECS`` > 0 treats older pages as missing.
-- Rendered pages: a page the browser rendered (:mod:`journals.browser`) replaces the HTML its site served, under
-  the same key, marked with :data:`RENDERED_HEADER`; a request to render is answered from the cache only with a
-  rendered page, unless the run is offline (``HTTPCACHE_IGNORE_MISSING``): then with what there is.
+- Rendered pages: a page the browser rendered (:mod:`journals.downloadermiddlewares.rendering`) replaces the HTML
+  its site served, under the same key, marked with :data:`RENDERED_HEADER`; a request to render is answered from
+  the cache only with a rendered page, unless the run is offline (``HTTPCACHE_IGNORE_MISSING``): then with what
+  there is.
 
 Scrapy calls a cache storage on the reactor thread. A read is one short statement; a write is handed to one
 writer thread (compressing a 13 MB listing, or waiting on SQLite's lock while the store writes a batch, would block
@@ -34,8 +35,8 @@ from scrapy.utils.response import response_from_dict
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from journals.decoding import decode_html
 from journals.extensions.database import crawl_database, require_database
+from journals.pages.decoding import decode_html
 from journals.store.models import utcnow
 from journals.store.page_cache import read_cached_page, write_cached_page
 
@@ -55,8 +56,9 @@ CACHE_COMPRESSION_LEVEL = 1
 PENDING_WRITES = 64
 """Pages at most waiting for the writer thread."""
 RENDERED_HEADER = "X-Journals-Rendered"
-"""The header a cached page rendered by the browser carries (:mod:`journals.browser`): a page has one row, the
-rendered page replacing the served HTML, and a request to render is not answered with the served HTML."""
+"""The header a cached page rendered by the browser carries (:mod:`journals.downloadermiddlewares.rendering`): a
+page has one row, the rendered page replacing the served HTML, and a request to render is not answered with the
+served HTML."""
 
 
 class SQLCacheStorage:

@@ -6,7 +6,7 @@ requests through (retries, the spider's metrics hop). :class:`ScopeMiddleware` k
 per refused origin, ``IgnoreRequest``, the ``allowed_domains`` fallback) and changes what is allowed and when:
 
 - the spider's :meth:`~journals.spiders.publisher.PublisherSpider.request_in_scope` decides, by scheme, host and
-  port (:class:`journals.scope.SiteScope`), for every request whatever its ``dont_filter``; a spider without that
+  port (:class:`journals.pages.scope.SiteScope`), for every request whatever its ``dont_filter``; a spider without that
   method (``scrapy bench``'s) gets Scrapy's own ``allowed_domains`` rule, unchanged;
 - the check is made as the request is about to be downloaded (no byte is sent before it), not as it is scheduled,
   where Scrapy drops a refused request silently: the request's errback hears of it, so a metrics hop redirected off
@@ -32,7 +32,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet import defer
 from twisted.internet.error import DNSLookupError
 
-from journals.scope import Origin, is_ip_address, is_private_address, strip_user_info
+from journals.pages.scope import Origin, is_ip_address, is_private_address, strip_user_info
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -66,7 +66,7 @@ class ScopeMiddleware(OffsiteMiddleware):
             super().process_request(request)
             return None
         if "@" in urlparse_cached(request).netloc:
-            # A redirect to a URL carrying a user name and password: the same page without them (journals.scope).
+            # A redirect to a URL carrying a user name and password: the same page without them (journals.pages.scope).
             self.stats.inc_value("scope/user_info_dropped")
             return request.replace(url=strip_user_info(urlparse_cached(request)).geturl())
         self._check_origin(request)

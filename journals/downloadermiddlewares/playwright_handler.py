@@ -1,7 +1,8 @@
 """scrapy-playwright's download handler, one per crawl and started only when a request asks to render.
 
-Apart from :mod:`journals.browser` so that a process that never downloads (``scrapy list``, a command's argument
-check) does not import Playwright: Scrapy loads a download handler at the first request of its scheme.
+Apart from :mod:`journals.downloadermiddlewares.rendering` so that a process that never downloads (``scrapy
+list``, a command's argument check) does not import Playwright: Scrapy loads a download handler at the first request
+of its scheme.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from urllib.request import getproxies
 from scrapy.crawler import Crawler
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 
-from journals.browser import browser_proxy
+from journals.downloadermiddlewares.rendering import browser_proxy
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -29,7 +30,8 @@ _HANDLERS: weakref.WeakKeyDictionary[Crawler, LazyPlaywrightDownloadHandler] = w
 class OneLineFailures(logging.Filter):
     """Drops the traceback scrapy-playwright attaches to "Closing page due to failed request": a page the browser
     fails on (a redirect loop, a reset connection) is an expected event of the web, which
-    :class:`journals.browser.RenderingMiddleware` logs in one line and answers by fetching the page as served."""
+    :class:`journals.downloadermiddlewares.rendering.RenderingMiddleware` logs in one line and answers by fetching
+    the page as served."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Keep the record, without its traceback when it is a failed page's."""
@@ -50,9 +52,9 @@ class LazyPlaywrightDownloadHandler(ScrapyPlaywrightDownloadHandler):
     - Playwright starts when a request first asks to render, not when the engine starts: a crawl that renders
       nothing starts neither Playwright's driver process nor a browser.
     - A page is given ``RENDER_TIMEOUT`` seconds in all, then fails with :class:`TimeoutError` (and is fetched as
-      served, :class:`journals.browser.RenderingMiddleware`): Playwright answers nothing to a page created while the
-      browser dies, and scrapy-playwright would wait for it forever. The page of a render cut short may stay open
-      until its browser closes.
+      served, :class:`journals.downloadermiddlewares.rendering.RenderingMiddleware`): Playwright answers nothing to
+      a page created while the browser dies, and scrapy-playwright would wait for it forever. The page of a render
+      cut short may stay open until its browser closes.
     - A page the browser fails on is logged by scrapy-playwright without its traceback (:class:`OneLineFailures`).
     - The browser goes through the proxy Scrapy's requests go through (``https_proxy``/``http_proxy``, read by
       ``HttpProxyMiddleware``), unless ``PLAYWRIGHT_LAUNCH_OPTIONS`` names one: scrapy-playwright leaves the

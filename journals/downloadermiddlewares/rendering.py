@@ -28,7 +28,7 @@ from scrapy.downloadermiddlewares.retry import get_retry_request
 from scrapy.exceptions import IgnoreRequest
 from scrapy_playwright.page import PageMethod
 
-from journals.cache import RENDERED_HEADER
+from journals.downloadermiddlewares.httpcache import RENDERED_HEADER
 
 if TYPE_CHECKING:
     from playwright.async_api import Page

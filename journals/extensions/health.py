@@ -78,7 +78,7 @@ from journals.health import (
     regressions,
     trapped,
 )
-from journals.pipelines.adapted import journal_record
+from journals.items.adapted import journal_record
 from journals.store import DatabaseError, database_url
 from journals.store.crawl_history import crawl_since, previous_crawls
 from journals.store.models import utcnow
@@ -166,7 +166,7 @@ class HealthExtension:
             self.pages[source] += 1
 
     def item_scraped(self, item: Any, response: Any, spider: Any) -> None:
-        """Check a journal record (any item kind, :func:`journals.pipelines.adapted.journal_record`) against the
+        """Check a journal record (any item kind, :func:`journals.items.adapted.journal_record`) against the
         item schema."""
         record = journal_record(item)
         if record is None:

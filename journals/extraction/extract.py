@@ -32,7 +32,7 @@ from journals.extraction.titles import TitleCandidate, agreed_title, title_candi
 from journals.extraction.values import Parsed, is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.extraction.year_tables import latest_year_values
-from journals.page import ParsedPage
+from journals.pages.parsed import ParsedPage
 from journals.vocabulary import Attribute, extraction_phrases, load_attributes, normalise_label
 
 PAGE_ORDER = {"home": 0, "metrics": 1}

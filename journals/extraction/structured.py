@@ -1,6 +1,6 @@
 """Structured data a page carries about its journal: meta tags, JSON-LD and microdata (read with extruct).
 
-extruct's extractors read the page's one tree (:class:`journals.page.ParsedPage`), not the text parsed again.
+extruct's extractors read the page's one tree (:class:`journals.pages.parsed.ParsedPage`), not the text parsed again.
 
 When present it is the most reliable source of title, ISSNs and publisher; the label heuristics fill the rest.
 """

@@ -12,8 +12,8 @@ from journals.gc_pause import cyclic_gc_paused
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
 from journals.mdr.tagtree import TagTree
-from journals.page import ParsedPage, as_parsed, parse_html
-from journals.pagecap import ELEMENT_TAG, page_prefix
+from journals.pages.caps import ELEMENT_TAG, page_prefix
+from journals.pages.parsed import ParsedPage, as_parsed, parse_html
 
 DEFAULT_MAX_NODE_LENGTH = 10
 """K: most nodes in a generalized node (the paper's value; the project setting is ``MDR_MAX_NODE_LENGTH``)."""
@@ -31,7 +31,7 @@ class DataRecord:
 
     xpaths: list[str]
     """Absolute XPaths of the record's elements, in document order, as ``getroottree().getpath()`` gives
-    them on the page's one tree (:class:`journals.page.ParsedPage`), the unmodified page's."""
+    them on the page's one tree (:class:`journals.pages.parsed.ParsedPage`), the unmodified page's."""
     text: str
     """The record's visible text, whitespace collapsed."""
 

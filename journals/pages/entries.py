@@ -9,7 +9,7 @@ anchors sharing a structure is scored as a whole, the coherence of its URL templ
 showed on its earlier listing pages counts too (:class:`ListingMemory`): a group repeated unchanged on several
 pages is site chrome, and the structure of the list found on a long letter is preferred on a short one.
 
-Pure code over :class:`journals.navigation.Anchor` lists: no Scrapy, no parsing.
+Pure code over :class:`journals.pages.navigation.Anchor` lists: no Scrapy, no parsing.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ short letter read early took a subject menu seen once for its list in 9 of 30 or
 
 
 class EntryAnchor(Protocol):
-    """What the scoring needs of an anchor (:class:`journals.navigation.Anchor` fits)."""
+    """What the scoring needs of an anchor (:class:`journals.pages.navigation.Anchor` fits)."""
 
     @property
     def url(self) -> str: ...
@@ -230,7 +230,7 @@ def find_journal_list(
     ``memory``, a site's :class:`ListingMemory`, is read and then updated with this page's groups. ``letter``
     is the A–Z index letter (or ``0-9``) the page lists: a group whose titles mostly start with it is the list.
     Time is linear in the anchors: each is scored and generalised once. A wide page's anchors are capped where
-    they are read (:func:`journals.navigation.page_links`, ``MAX_ANCHORS_PER_PAGE``), not again here.
+    they are read (:func:`journals.pages.navigation.page_links`, ``MAX_ANCHORS_PER_PAGE``), not again here.
     """
     groups = {key: one_per_journal(_unique(members)) for key, members in _candidate_groups(anchors).items()}
     best = _best_group(groups, memory, letter)

@@ -3,8 +3,8 @@
 Anchors are classified by their text and position: A–Z letters (and ``0-9``, ``#``, two-letter sub-indexes),
 pagination, the hop from a start page to the A–Z page, the hop from a journal page to its metrics page, and the
 journal entries of a listing page (the largest repeated group of content anchors). Pure code over the page's one
-lxml tree (:class:`journals.page.ParsedPage`): raw lxml rather than ``parsel``, since every page's every anchor is
-read here.
+lxml tree (:class:`journals.pages.parsed.ParsedPage`): raw lxml rather than ``parsel``, since every page's every
+anchor is read here.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 from lxml import etree
 
-from journals.entries import find_journal_list
 from journals.extraction.content import is_hidden
-from journals.page import ParsedPage, as_parsed
-from journals.pagecap import ANCHOR_TAG
-from journals.scope import ROUTE_FRAGMENT
+from journals.pages.caps import ANCHOR_TAG
+from journals.pages.entries import find_journal_list
+from journals.pages.parsed import ParsedPage, as_parsed
+from journals.pages.scope import ROUTE_FRAGMENT
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 """Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
@@ -72,7 +72,7 @@ class PageLinks:
     letters: list[Anchor]
     pages: list[Anchor]
     content: list[Anchor]
-    """Every other anchor with text: where :func:`journals.entries.journal_entries` finds the list."""
+    """Every other anchor with text: where :func:`journals.pages.entries.journal_entries` finds the list."""
     browse: list[Anchor]
     metrics: list[Anchor]
     truncated_anchors: int = 0
@@ -348,7 +348,7 @@ _NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
 
 def absolute_url(href: str, base: str, origin: str = "") -> str:
     """``urljoin(base, href)`` without its fragment, unless that is a script's route (``#!/journal/acta``:
-    :func:`journals.scope.route_of`); ``origin`` is the base's ``scheme://netloc`` (http(s) only).
+    :func:`journals.pages.scope.route_of`); ``origin`` is the base's ``scheme://netloc`` (http(s) only).
 
     A root-relative path that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters,
     no empty query, no tab or newline) is joined by concatenation: most links of a wide page are such paths,

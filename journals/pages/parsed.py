@@ -1,6 +1,6 @@
 """One parsed page: its decoded text and the one lxml tree navigation, MDR, extraction and structured data all read.
 
-A page is decoded once (:func:`journals.decoding.decode_html`) and parsed once, with one parser set-up
+A page is decoded once (:func:`journals.pages.decoding.decode_html`) and parsed once, with one parser set-up
 (:data:`PARSER`), so an XPath MDR finds is evaluated by the extraction on the very tree it was found on. What is
 derived from the tree (MDR's tag tree and regions) is computed lazily and once (:meth:`ParsedPage.once`). The tree is
 raw lxml, not ``parsel``: every page of a crawl goes through it, and a plain ``_Element`` proxy costs a quarter of
@@ -18,8 +18,8 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 from lxml import etree
 
-from journals.decoding import declared_encoding, decode_html
-from journals.pagecap import page_prefix
+from journals.pages.caps import page_prefix
+from journals.pages.decoding import declared_encoding, decode_html
 
 T = TypeVar("T")
 
@@ -32,7 +32,7 @@ microdata's ``itemref`` is resolved with XPath's ``id()``.
 nested 300 deep gave no journal); with it a page is read down to libxml2's own limit of 2,048 levels, its elements
 kept down to :data:`MAX_DEPTH`. Memory stays within the wide-page bounds: a page is at most ``DOWNLOAD_MAXSIZE``
 and its analyses read the first ``MAX_ANCHORS_PER_PAGE`` anchors and ``MDR_MAX_NODES`` elements
-(:mod:`journals.pagecap`); what ``huge_tree`` also lifts (a text node over 10 MB) is bounded by the same size."""
+(:mod:`journals.pages.caps`); what ``huge_tree`` also lifts (a text node over 10 MB) is bounded by the same size."""
 MAX_DEPTH = 400
 """How deep a page's elements are kept as elements: below it, an element's descendants are kept as their text
 alone (an ISSN or a title nested 3,000 deep is still read, its markup is not), and the page says so
@@ -118,7 +118,7 @@ def parse_html(html: str | bytes, *, ids: bool = True) -> etree._Element | None:
 
 
 class TreePrefix(NamedTuple):
-    """The tree of a page's prefix (:mod:`journals.pagecap`) and how many tags of the kind it left out."""
+    """The tree of a page's prefix (:mod:`journals.pages.caps`) and how many tags of the kind it left out."""
 
     root: etree._Element | None
     left_out: int
@@ -140,7 +140,7 @@ class ParsedPage:
 
     @classmethod
     def from_body(cls, url: str, body: bytes, content_type: str | None = None) -> ParsedPage:
-        """The page of a response body, decoded by :func:`~journals.decoding.decode_html` (not parsed yet)."""
+        """The page of a response body, decoded by :func:`~journals.pages.decoding.decode_html` (not parsed yet)."""
         text, charset = decode_html(body, content_type)
         declared = declared_encoding(body, content_type)
         return cls(url, text, charset, charset_corrected=declared is not None and declared != charset)
@@ -161,7 +161,7 @@ class ParsedPage:
         return self._depth_cut
 
     def prefix_tree(self, tag: re.Pattern[str], limit: int) -> TreePrefix:
-        """The tree of the page up to its ``limit + 1``-th ``tag`` (:func:`~journals.pagecap.page_prefix`): the
+        """The tree of the page up to its ``limit + 1``-th ``tag`` (:func:`~journals.pages.caps.page_prefix`): the
         page's own :attr:`tree` when it has no more, else a tree of the prefix alone (a wide page costs its cap)."""
         prefix, left_out = page_prefix(self.text, tag, limit)
         if not left_out:
@@ -179,7 +179,7 @@ class ParsedPage:
 
 
 def as_parsed(page: ParsedPage | str | bytes, url: str = "") -> ParsedPage:
-    """``page`` itself, or a page of that HTML (bytes are decoded by :func:`~journals.decoding.decode_html`)."""
+    """``page`` itself, or a page of that HTML (bytes are decoded by :func:`~journals.pages.decoding.decode_html`)."""
     if isinstance(page, ParsedPage):
         return page
     if isinstance(page, bytes):

@@ -1,7 +1,8 @@
 """Where a crawl may go: the origins of its site, and one canonical form per URL.
 
 Pure functions, free of Scrapy, used by the spider (which links to follow) and by
-:class:`journals.offsite.ScopeMiddleware` (which requests may be sent, redirects and meta refreshes included).
+:class:`journals.downloadermiddlewares.offsite.ScopeMiddleware` (which requests may be sent, redirects and meta
+refreshes included).
 
 A site is the scheme, host and port of its start URL. ``www.example.org`` and ``example.org`` are one site, and a
 site on the default ports is one site over ``http`` and ``https`` (publishers link their pages with either and

@@ -27,8 +27,8 @@ from functools import cache
 from lxml import etree
 
 from journals.domain.issn import find_issns
-from journals.navigation import UNSEEN_TAGS, visible_text
-from journals.page import ParsedPage
+from journals.pages.navigation import UNSEEN_TAGS, visible_text
+from journals.pages.parsed import ParsedPage
 from journals.vocabulary import label_key, load_attributes
 
 APP_ROOT_IDS = ("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application")

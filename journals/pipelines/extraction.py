@@ -22,9 +22,9 @@ from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.confirmation import confirmation
 from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
+from journals.items.adapted import journal_pages
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.mdr.mining import MainRegions
-from journals.pipelines.adapted import journal_pages
 from journals.store import load_rules, save_rules
 from journals.vocabulary import load_attributes
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from sqlalchemy import Engine
 
-    from journals.page import ParsedPage
+    from journals.pages.parsed import ParsedPage
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -87,9 +87,9 @@ class ExtractionPipeline:
     """Extract a journal's attributes from its pages; other items pass through.
 
     A journal's pages arrive parsed: the spider parsed each in its analysis thread and keeps it by URL (its
-    ``parsed_pages``, :class:`~journals.page.RecentPages`); the item carries only their text, and a page no longer
-    kept is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules stay
-    single-threaded (loading them in, reading and learning pages, taking the changed ones all happen there), and a
+    ``parsed_pages``, :class:`~journals.pages.parsed.RecentPages`); the item carries only their text, and a page no
+    longer kept is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules
+    stay single-threaded (loading them in, reading and learning pages, taking the changed ones all happen there), and a
     page learned by its labels is mined by MDR for its main regions (:class:`~journals.mdr.mining.MainRegions`,
     settings ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_MAIN_REGIONS``, ``MDR_MAX_NODES``) there too, only
     then. Loading and saving rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps
@@ -135,7 +135,7 @@ class ExtractionPipeline:
 
     async def process_item(self, item: Any) -> Any:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a journal's pages (a
-        :class:`JournalPages`, or any item kind with its fields: :mod:`journals.pipelines.adapted`)."""
+        :class:`JournalPages`, or any item kind with its fields: :mod:`journals.items.adapted`)."""
         journal = journal_pages(item)
         if journal is None:
             return item

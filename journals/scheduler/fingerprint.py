@@ -11,12 +11,12 @@ from __future__ import annotations
 from scrapy import Request
 from scrapy.utils.request import RequestFingerprinter, fingerprint
 
-from journals.scope import route_of
+from journals.pages.scope import route_of
 
 
 class RouteFingerprinter(RequestFingerprinter):
     """``REQUEST_FINGERPRINTER_CLASS``: Scrapy's fingerprint, with the URL's fragment kept when it is a script's
-    route (:func:`journals.scope.route_of`); every other request's fingerprint is Scrapy's own."""
+    route (:func:`journals.pages.scope.route_of`); every other request's fingerprint is Scrapy's own."""
 
     def fingerprint(self, request: Request) -> bytes:
         """The request's fingerprint, its route fragment included."""

@@ -6,11 +6,11 @@ Every worker of a crawl is started with the same spider, arguments and ``CRAWL_I
 - ``journals:SPIDER:CRAWL_ID:seen``, the fingerprints of every request ever scheduled (the duplicate filter),
 - ``journals:SPIDER:CRAWL_ID:workers``, each worker's state (``busy`` or ``idle``) and when it was last seen,
 - ``journals:SPIDER:CRAWL_ID:leases`` and ``…:deadlines``, the requests popped and not done yet
-  (:mod:`journals.leased_queue`).
+  (:mod:`journals.scheduler.leased_queue`).
 
 A pop is a lease, not a removal: the request stays in Redis, in the popping worker's name, until its response
 has been processed, the requests it yielded are queued (in Redis: scrapy-redis pushes at ``enqueue_request``) and
-the journals it produced are committed to the database (the store pipeline's :class:`~journals.commits.
+the journals it produced are committed to the database (the store pipeline's :class:`~journals.scheduler.commits.
 CommitLedger`). Requests that end in an error (download error, dropped by a filter, refused by the scope) end
 their lease the same way. Every few seconds, every worker puts back (exactly once, in one Lua script) the leases of
 workers silent for ``FRONTIER_WORKER_TIMEOUT_SECS`` and any lease older than ``FRONTIER_LEASE_SECS``: the work of a
@@ -47,8 +47,8 @@ from scrapy.utils.asyncio import create_looping_call
 from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler
 
-from journals.commits import CommitLedger
-from journals.leased_queue import LeasedPriorityQueue, lease_owner
+from journals.scheduler.commits import CommitLedger
+from journals.scheduler.leased_queue import LeasedPriorityQueue, lease_owner
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider

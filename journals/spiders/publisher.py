@@ -20,17 +20,16 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 from scrapy.settings import SETTINGS_PRIORITIES
 
-from journals.browser import RENDERING_FAILED, reader_actions, rendering_meta, was_rendered
-from journals.cache import cached_page_text
-from journals.decoding import looks_binary
-from journals.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
+from journals.downloadermiddlewares.httpcache import cached_page_text
+from journals.downloadermiddlewares.rendering import RENDERING_FAILED, reader_actions, rendering_meta, was_rendered
 from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
-from journals.listings import DEFAULT_MAX_CHARS, RecentListings
-from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
-from journals.page import MAX_DEPTH, ParsedPage, RecentPages
-from journals.rendering import ScriptSigns, journal_facts, names_journal_data, script_signs
-from journals.scope import (
+from journals.pages.decoding import looks_binary
+from journals.pages.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
+from journals.pages.listings import DEFAULT_MAX_CHARS, RecentListings
+from journals.pages.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
+from journals.pages.parsed import MAX_DEPTH, ParsedPage, RecentPages
+from journals.pages.scope import (
     Origin,
     SiteScope,
     canonical_url,
@@ -39,6 +38,7 @@ from journals.scope import (
     on_public_web,
     redact_url,
 )
+from journals.pages.script_signs import ScriptSigns, journal_facts, names_journal_data, script_signs
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -1,6 +1,6 @@
 """What earlier crawls stored, per source: the journals of a crawl and how many have a value in each checked field
 (read by the crawl's health check, :mod:`journals.extensions.health`), and the journals stored since a moment (read
-by a resumed crawl, :mod:`journals.resume`)."""
+by a resumed crawl, :mod:`journals.spidermiddlewares.resume`)."""
 
 from __future__ import annotations
 

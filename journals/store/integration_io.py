@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Engine, Row, delete, select
 
-from journals.decoding import decode_html
+from journals.pages.decoding import decode_html
 from journals.store.models import (
     AttributeMappingRow,
     AttributeValue,

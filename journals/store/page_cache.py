@@ -1,5 +1,5 @@
 """The page cache's rows (:class:`~journals.store.models.CachedPage`): one cached response per request fingerprint,
-read and written by :class:`journals.cache.SQLCacheStorage`."""
+read and written by :class:`journals.downloadermiddlewares.httpcache.SQLCacheStorage`."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 from sqlalchemy import update
 
-from journals.cache import SQLCacheStorage
+from journals.downloadermiddlewares.httpcache import SQLCacheStorage
 from journals.store import engine_from_url
 from journals.store.models import CachedPage
 
@@ -94,7 +94,7 @@ def settings(tmp_path, monkeypatch):
         "DATABASE_URL": f"sqlite:///{tmp_path / 'cache.db'}",
         "EXTENSIONS": {"journals.extensions.database.CrawlDatabase": 100},
         "HTTPCACHE_ENABLED": True,
-        "HTTPCACHE_STORAGE": "journals.cache.SQLCacheStorage",
+        "HTTPCACHE_STORAGE": "journals.downloadermiddlewares.httpcache.SQLCacheStorage",
         "HTTPCACHE_POLICY": "scrapy.extensions.httpcache.DummyPolicy",
         "ROBOTSTXT_OBEY": False,
     }

@@ -8,7 +8,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
-from journals.offsite import ScopeMiddleware
+from journals.downloadermiddlewares.offsite import ScopeMiddleware
 from journals.spiders.publisher import PublisherSpider
 
 

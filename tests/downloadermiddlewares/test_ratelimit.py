@@ -1,11 +1,11 @@
-"""``Retry-After`` as :mod:`journals.ratelimit` reads it. The crawls of rate-limited sites are in
+"""``Retry-After`` as :mod:`journals.downloadermiddlewares.ratelimit` reads it. The crawls of rate-limited sites are in
 ``tests/lab/reliability/test_rules_crawl.py``."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from journals.ratelimit import retry_after_seconds
+from journals.downloadermiddlewares.ratelimit import retry_after_seconds
 
 NOW = datetime(2026, 12, 4, 12, 0, 0, tzinfo=UTC)
 

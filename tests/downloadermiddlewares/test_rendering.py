@@ -1,4 +1,4 @@
-"""Rendering in Debian's Chromium (journals.browser): real crawls of a little script-built site over real HTTP.
+"""Rendering in Debian's Chromium (journals.downloadermiddlewares.rendering): real crawls of a little script-built site over real HTTP.
 
 A page whose served HTML is script-built is rendered, the rest are not; a crawl of plain pages starts no browser;
 the browser fetches no images; a crawl that rendered pages replays offline with no request and no browser.
@@ -24,7 +24,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
-from journals.browser import (
+from journals.downloadermiddlewares.rendering import (
     GROW_CLICKS,
     RENDERING_FAILED,
     RenderingMiddleware,

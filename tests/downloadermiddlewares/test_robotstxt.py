@@ -1,4 +1,4 @@
-"""robots.txt read as RFC 9309 says (:mod:`journals.robots`): what a status means, how far a body is read. The
+"""robots.txt read as RFC 9309 says (:mod:`journals.downloadermiddlewares.robotstxt`): what a status means, how far a body is read. The
 crawls of sites whose robots.txt cannot be read are in ``tests/lab/reliability/test_rules_crawl.py``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import zlib
 import pytest
 from protego import Protego
 
-from journals.robots import DISALLOW_ALL, decompressed_prefix, first_lines, robots_verdict
+from journals.downloadermiddlewares.robotstxt import DISALLOW_ALL, decompressed_prefix, first_lines, robots_verdict
 from lab.reliability.rules import oversized_robots
 
 

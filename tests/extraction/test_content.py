@@ -7,7 +7,7 @@ import pytest
 from journals.extraction import LearnedRules, extract_journal
 from journals.extraction.content import first_h1, is_hidden
 from journals.items import FetchedPage
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 
 def _extract(body: str, head: str = "") -> dict[str, object]:

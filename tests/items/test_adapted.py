@@ -8,7 +8,7 @@ import dataclasses
 import scrapy
 
 from journals.items import FetchedPage, JournalItem, JournalPages
-from journals.pipelines.adapted import journal_pages, journal_record
+from journals.items.adapted import journal_pages, journal_record
 
 
 class RecordItem(scrapy.Item):

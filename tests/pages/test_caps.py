@@ -2,7 +2,7 @@
 
 import lxml.html
 
-from journals.pagecap import ANCHOR_TAG, ELEMENT_TAG, page_prefix
+from journals.pages.caps import ANCHOR_TAG, ELEMENT_TAG, page_prefix
 
 PAGE = (
     '<html><body><abbr>x</abbr><A HREF="/1">1</A><a href="/2">2</a><area href="/m"><ul><li><a\nhref="/3">3</a></li>'

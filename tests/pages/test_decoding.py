@@ -7,7 +7,7 @@ import zlib
 import lxml.html
 import pytest
 
-from journals.decoding import decode_html, looks_binary
+from journals.pages.decoding import decode_html, looks_binary
 
 TITLE = "<html><body><h1>Zeitschrift für Optik – Straße</h1></body></html>"
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"

@@ -2,8 +2,8 @@
 
 from urllib.parse import urlsplit
 
-from journals.entries import ListingMemory, anchor_score, find_journal_list, tracker_target
-from journals.navigation import Anchor, page_links
+from journals.pages.entries import ListingMemory, anchor_score, find_journal_list, tracker_target
+from journals.pages.navigation import Anchor, page_links
 
 SITE = "http://pub.example/journals"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from journals.listings import RecentListings
+from journals.pages.listings import RecentListings
 
 
 def test_the_oldest_pages_go_first_beyond_the_bound() -> None:

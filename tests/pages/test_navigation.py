@@ -5,7 +5,7 @@ from urllib.parse import urljoin, urlsplit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from journals.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, metrics_links, page_links
+from journals.pages.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, metrics_links, page_links
 from lab.extraction.bench import sample_pages
 
 PAGE = """<html><body>

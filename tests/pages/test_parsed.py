@@ -5,9 +5,9 @@ from __future__ import annotations
 from lxml import etree
 
 from journals.mdr.mining import MainRegions, mine_data_regions
-from journals.navigation import page_links
-from journals.page import MAX_DEPTH, ParsedPage, RecentPages, as_parsed, parse_html, parse_tree
-from journals.pagecap import ANCHOR_TAG, ELEMENT_TAG
+from journals.pages.caps import ANCHOR_TAG, ELEMENT_TAG
+from journals.pages.navigation import page_links
+from journals.pages.parsed import MAX_DEPTH, ParsedPage, RecentPages, as_parsed, parse_html, parse_tree
 
 LIST = (
     "<html><head><title>Journals</title></head><body><div id='side'><a href='/x'>x</a></div><ul class='journals'>"

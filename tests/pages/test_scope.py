@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from journals.scope import (
+from journals.pages.scope import (
     Origin,
     SiteScope,
     ascii_host,

@@ -1,11 +1,11 @@
-"""The signs of a script-built page and whether a page names journal data (journals.rendering)."""
+"""The signs of a script-built page and whether a page names journal data (journals.pages.script_signs)."""
 
 from __future__ import annotations
 
 import pytest
 
-from journals.page import ParsedPage
-from journals.rendering import MIN_SCRIPT_LETTERS, names_journal_data, script_signs
+from journals.pages.parsed import ParsedPage
+from journals.pages.script_signs import MIN_SCRIPT_LETTERS, names_journal_data, script_signs
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

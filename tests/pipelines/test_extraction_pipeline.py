@@ -14,7 +14,7 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 import journals.pipelines.extraction as extraction_module
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.mdr.mining import MainRegions
-from journals.page import ParsedPage, RecentPages
+from journals.pages.parsed import ParsedPage, RecentPages
 from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
 from journals.sandbox.relation import make_issn
 from journals.store import open_database

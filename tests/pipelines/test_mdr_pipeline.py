@@ -11,8 +11,8 @@ from scrapy.utils.test import get_crawler
 
 import journals.pipelines.mdr as mdr_pipeline
 from journals.items import FetchedPage, JournalItem, JournalPages
-from journals.listings import RecentListings
-from journals.page import ParsedPage, RecentPages
+from journals.pages.listings import RecentListings
+from journals.pages.parsed import ParsedPage, RecentPages
 from journals.pipelines.mdr import MDRPipeline
 
 LISTING_URL = "https://publisher.example/journals/a-z"

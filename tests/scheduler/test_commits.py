@@ -1,6 +1,6 @@
 """The store's acknowledgements: a ticket is settled once every record buffered up to it is committed."""
 
-from journals.commits import CommitLedger
+from journals.scheduler.commits import CommitLedger
 
 
 def test_a_ticket_waits_for_every_record_buffered_before_it():

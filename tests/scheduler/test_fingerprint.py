@@ -1,11 +1,11 @@
-"""Fingerprints that tell a hash router's views apart (journals.fingerprint)."""
+"""Fingerprints that tell a hash router's views apart (journals.scheduler.fingerprint)."""
 
 from __future__ import annotations
 
 from scrapy import Request
 from scrapy.utils.request import RequestFingerprinter
 
-from journals.fingerprint import RouteFingerprinter
+from journals.scheduler.fingerprint import RouteFingerprinter
 
 
 def test_two_routes_of_one_shell_are_two_requests_and_two_places_in_a_page_are_one() -> None:

@@ -9,7 +9,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
-from journals.frontier import SharedFrontierScheduler, busy_workers, frontier_keys, worker_state
+from journals.scheduler.frontier import SharedFrontierScheduler, busy_workers, frontier_keys, worker_state
 
 
 def test_frontier_keys_are_per_spider_and_crawl():
