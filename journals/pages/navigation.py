@@ -23,11 +23,11 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 from lxml import etree
 
-from journals.extraction.content import is_hidden
 from journals.pages.caps import ANCHOR_TAG
 from journals.pages.entries import find_journal_list
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import ROUTE_FRAGMENT
+from journals.pages.visibility import is_hidden
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
 """Anchors inside these are site chrome: never pagination (``nav`` aside), and their groups count less as lists."""
