@@ -63,7 +63,7 @@ test: $(STAMP)
 	.ci/system-packages
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15
 
-# ruff over everything; mypy --strict over the pure packages (pyproject.toml [tool.mypy] lists them).
+# ruff over everything; mypy --strict over every folder but Scrapy's role folders and the sandbox (pyproject.toml).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
