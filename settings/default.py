@@ -1,6 +1,10 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
+from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.vocabulary import core_attribute_names
+
+# Every project setting has its default here and only here: components read it with no default of their own, and
+# journals.settings_check holds each to its type and range (SETTING_RULES) before a crawl starts.
 
 BOT_NAME = "journals"
 SPIDER_MODULES = ["journals.spiders"]
@@ -72,8 +76,16 @@ CONFIRM_JOURNAL_PAGES = True
 # The exported fields: the source record's keys, the vocabulary's core attributes, then every other attribute.
 FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), "attributes"]
 FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
-MDR_MAX_NODE_LENGTH = 10
-MDR_THRESHOLD = 0.3
+# MDR's parameters (journals.mdr.mining holds the algorithm's values): the longest generalized node, the largest
+# normalised edit distance of similar nodes, the main regions mined for the extraction, listings kept indexed.
+MDR_MAX_NODE_LENGTH = DEFAULT_MAX_NODE_LENGTH
+MDR_THRESHOLD = DEFAULT_THRESHOLD
+MDR_MAIN_REGIONS = 3
+MDR_LISTING_CACHE_SIZE = 64
+# Learned extraction rules are kept in the database for the next crawl; a page replayed unchanged from the cache is
+# extracted again unless EXTRACT_UNCHANGED_PAGES is off (journals.pipelines.extraction).
+EXTRACTION_RULES_PERSIST = True
+EXTRACT_UNCHANGED_PAGES = True
 
 # Crawl progress per source: live lines on a terminal, periodic log lines otherwise, off under scrapyd.
 # Every finished crawl's stats go to the crawl_runs table (scrapy report shows the last one).
@@ -86,7 +98,10 @@ EXTENSIONS = {
     "journals.extensions.lag.ReactorLagExtension": 520,
 }
 PROGRESS_ENABLED = True
+PROGRESS_INTERVAL = None  # seconds between progress reports; unset: 2 on a terminal, 30 in a log
+CRAWL_RUNS_ENABLED = True
 REACTOR_LAG_ENABLED = False  # the reactor's longest block in stats reactor/max_lag_seconds: a measurement's setting
+REACTOR_LAG_INTERVAL = 0.05
 
 # The store pipeline (journals.pipelines.store): while the database is unavailable (locked, gone) a batch is
 # tried this many times, the delay doubling from DATABASE_RETRY_DELAY seconds, then the crawl stops with
@@ -149,7 +164,8 @@ DOWNLOADER_MIDDLEWARES = {
 # failing the health check. A listing page whose journals are all known ends its branch (journals/repeated_listing).
 # Defaults (in CrawlBounds): CRAWL_MAX_PAGES_PER_SITE = 50000, CRAWL_MAX_INDEX_DEPTH = 5, CRAWL_MAX_LISTING_PAGES = 200.
 # Wide pages: the first MAX_ANCHORS_PER_PAGE anchors of a page are analysed (default 50,000), the first
-# MDR_MAX_NODES elements mined (default 40,000); a page over a cap is logged and counted.
+# MDR_MAX_NODES elements mined; a page over a cap is logged and counted.
+MDR_MAX_NODES = DEFAULT_MAX_NODES
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).
 LISTING_MEMORY_CHARS = 64 * 1024 * 1024
@@ -171,3 +187,27 @@ HEALTH_COMPLETENESS_MARGIN = 0.1
 HEALTH_MAX_INVALID_ITEMS = 0.0
 HEALTH_MAX_ERROR_RATE = 0.2
 HEALTH_PREVIOUS_CRAWL_HOURS = 24.0
+
+# The shared frontier of a distributed crawl (settings.distributed, journals.scheduler.frontier): its Redis keys
+# expire after FRONTIER_TTL_SECS; a worker beats every FRONTIER_HEARTBEAT_SECS, one silent for
+# FRONTIER_WORKER_TIMEOUT_SECS is dead and its leases go back to the queue, and so does a lease older than
+# FRONTIER_LEASE_SECS, whoever holds it.
+CRAWL_ID = ""  # the crawl every worker joins; settings.distributed takes it from the environment
+FRONTIER_TTL_SECS = 7 * 24 * 3600
+FRONTIER_HEARTBEAT_SECS = 1.0
+FRONTIER_WORKER_TIMEOUT_SECS = 30.0
+FRONTIER_LEASE_SECS = 600.0
+
+# Recurring crawls (scrapy schedule, journals.commands.schedule): the scrapyd project they run in, how often the
+# plans are looked at, and where the last start of each plan is remembered.
+SCRAPYD_PROJECT = "journals"
+SCRAPYD_URLS = "http://127.0.0.1:6800/"  # comma-separated; SCRAPYD_URLS in the environment wins
+CRAWL_SCHEDULE = None  # the plans, as settings/schedule.json holds them (a dict or its JSON text); unset: that file
+# Settings every scheduled job is started with: re-crawls revalidate every cached page with the site
+# (If-None-Match / If-Modified-Since) instead of replaying it as the default DummyPolicy would.
+SCHEDULE_JOB_SETTINGS = {
+    "HTTPCACHE_POLICY": "scrapy.extensions.httpcache.RFC2616Policy",
+    "EXTRACT_UNCHANGED_PAGES": False,
+}
+SCHEDULE_POLL_SECS = 60.0
+SCHEDULE_STATE_FILE = ".schedule-state.json"

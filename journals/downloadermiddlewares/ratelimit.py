@@ -69,10 +69,10 @@ class RateLimitMiddleware(RetryMiddleware):
         super().__init__(crawler.settings)
         self.crawler = crawler
         settings = crawler.settings
-        self.max_delay = settings.getfloat("RATE_LIMIT_MAX_DELAY", 120.0)
-        self.start_delay = settings.getfloat("RATE_LIMIT_START_DELAY", 1.0)
-        self.decay = settings.getfloat("RATE_LIMIT_DECAY", 0.9)
-        self.rate_retry_times = settings.getint("RATE_LIMIT_RETRY_TIMES", 10)
+        self.max_delay = settings.getfloat("RATE_LIMIT_MAX_DELAY")
+        self.start_delay = settings.getfloat("RATE_LIMIT_START_DELAY")
+        self.decay = settings.getfloat("RATE_LIMIT_DECAY")
+        self.rate_retry_times = settings.getint("RATE_LIMIT_RETRY_TIMES")
         self.base_delay = settings.getfloat("DOWNLOAD_DELAY")
         self.floors: dict[str, float] = {}
         """The raised delay of each slot being backed off, by slot key."""

@@ -89,7 +89,7 @@ class RobotsRulesMiddleware(RobotsTxtMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        self._max_bytes = crawler.settings.getint("ROBOTSTXT_MAX_BYTES", DEFAULT_MAX_BYTES)
+        self._max_bytes = crawler.settings.getint("ROBOTSTXT_MAX_BYTES")
         self._received: WeakKeyDictionary[Request, int] = WeakKeyDictionary()
         self._fetch_errors: dict[str, Exception] = {}
         """Why each host whose robots.txt could not be fetched is unreachable, by ``host:port``."""
@@ -189,7 +189,7 @@ class RobotsBodyMiddleware:
     def from_crawler(cls, crawler: Crawler) -> RobotsBodyMiddleware:
         """The middleware with the crawl's ``ROBOTSTXT_MAX_BYTES`` and ``DOWNLOAD_MAXSIZE``."""
         settings = crawler.settings
-        return cls(settings.getint("ROBOTSTXT_MAX_BYTES", DEFAULT_MAX_BYTES), settings.getint("DOWNLOAD_MAXSIZE"))
+        return cls(settings.getint("ROBOTSTXT_MAX_BYTES"), settings.getint("DOWNLOAD_MAXSIZE"))
 
     def process_response(self, request: Request, response: Response, spider: object = None) -> Response:
         """Cut (and decompress) a robots.txt body; other responses pass untouched."""

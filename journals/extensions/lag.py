@@ -40,9 +40,9 @@ class ReactorLagExtension:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ReactorLagExtension:
         """Off unless ``REACTOR_LAG_ENABLED``."""
-        if not crawler.settings.getbool("REACTOR_LAG_ENABLED", False):
+        if not crawler.settings.getbool("REACTOR_LAG_ENABLED"):
             raise NotConfigured
-        extension = cls(crawler, crawler.settings.getfloat("REACTOR_LAG_INTERVAL", 0.05))
+        extension = cls(crawler, crawler.settings.getfloat("REACTOR_LAG_INTERVAL"))
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension

@@ -23,7 +23,6 @@ from journals.extraction.confirmation import confirmation
 from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
 from journals.items.adapted import journal_pages
-from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.mdr.mining import MainRegions
 from journals.store import load_rules, save_rules
 from journals.vocabulary import load_attributes
@@ -77,7 +76,7 @@ def unchanged_since_last_crawl(item: JournalPages, settings: BaseSettings) -> bo
 
     Off by default: an offline replay from the cache exists precisely to re-extract every page.
     """
-    if settings.getbool("EXTRACT_UNCHANGED_PAGES", True):
+    if settings.getbool("EXTRACT_UNCHANGED_PAGES"):
         return False
     journal_pages = [page for page in item.pages if page.role != "listing"]
     return bool(journal_pages) and all(page.from_cache for page in journal_pages)
@@ -124,12 +123,12 @@ class ExtractionPipeline:
         settings say."""
         settings = crawler.settings
         regions = MainRegions(
-            k=settings.getint("MDR_MAX_NODE_LENGTH", DEFAULT_MAX_NODE_LENGTH),
-            threshold=settings.getfloat("MDR_THRESHOLD", DEFAULT_THRESHOLD),
-            count=settings.getint("MDR_MAIN_REGIONS", 3),
-            max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
+            k=settings.getint("MDR_MAX_NODE_LENGTH"),
+            threshold=settings.getfloat("MDR_THRESHOLD"),
+            count=settings.getint("MDR_MAIN_REGIONS"),
+            max_nodes=settings.getint("MDR_MAX_NODES"),
         )
-        if not settings.getbool("EXTRACTION_RULES_PERSIST", True):
+        if not settings.getbool("EXTRACTION_RULES_PERSIST"):
             return cls(crawler=crawler, main_regions=regions)
         return cls(SQLRuleStore(crawl_database(crawler).engine), crawler, regions)
 
@@ -165,7 +164,7 @@ class ExtractionPipeline:
         (:func:`~journals.extraction.confirmation.confirmation`), unless ``CONFIRM_JOURNAL_PAGES`` is off: counted in
         ``journals/unconfirmed`` and per source, the source's first one logged with its entry and URL, a few kept for
         the closing summary; the evidence of the others is counted by kind (``journals/confirmed_by/KIND``)."""
-        if self.crawler is None or not self.crawler.settings.getbool("CONFIRM_JOURNAL_PAGES", True):
+        if self.crawler is None or not self.crawler.settings.getbool("CONFIRM_JOURNAL_PAGES"):
             return
         entry = item.listing_record.get("title") or item.listing_title
         evidence = confirmation(extraction, extraction.title_candidates, entry, item.url)

@@ -16,7 +16,7 @@ from scrapy.crawler import Crawler
 
 from journals.downloadermiddlewares.httpcache import cached_page_text
 from journals.items.adapted import journal_pages
-from journals.mdr import DEFAULT_MAX_NODES
+from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.mdr.listing import ListingIndex, index_listing
 from journals.pages.listings import RecentListings
 from journals.pages.parsed import ParsedPage
@@ -40,8 +40,8 @@ class MDRPipeline:
 
     def __init__(
         self,
-        k: int = 10,
-        threshold: float = 0.3,
+        k: int = DEFAULT_MAX_NODE_LENGTH,
+        threshold: float = DEFAULT_THRESHOLD,
         cache_size: int = 64,
         *,
         max_nodes: int = DEFAULT_MAX_NODES,
@@ -64,10 +64,10 @@ class MDRPipeline:
         """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAX_NODES``."""
         settings = crawler.settings
         return cls(
-            k=settings.getint("MDR_MAX_NODE_LENGTH", 10),
-            threshold=settings.getfloat("MDR_THRESHOLD", 0.3),
-            cache_size=settings.getint("MDR_LISTING_CACHE_SIZE", 64),
-            max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
+            k=settings.getint("MDR_MAX_NODE_LENGTH"),
+            threshold=settings.getfloat("MDR_THRESHOLD"),
+            cache_size=settings.getint("MDR_LISTING_CACHE_SIZE"),
+            max_nodes=settings.getint("MDR_MAX_NODES"),
             crawler=crawler,
         )
 

@@ -101,10 +101,10 @@ class SQLStorePipeline:
         crawl_database(crawler)
         pipeline = cls(
             crawler,
-            batch_size=settings.getint("DATABASE_BATCH_SIZE", 200),
-            write_attempts=settings.getint("DATABASE_WRITE_ATTEMPTS", 4),
-            retry_delay=settings.getfloat("DATABASE_RETRY_DELAY", 1.0),
-            unsaved_dir=settings.get("DATABASE_UNSAVED_DIR", "."),
+            batch_size=settings.getint("DATABASE_BATCH_SIZE"),
+            write_attempts=settings.getint("DATABASE_WRITE_ATTEMPTS"),
+            retry_delay=settings.getfloat("DATABASE_RETRY_DELAY"),
+            unsaved_dir=settings.get("DATABASE_UNSAVED_DIR"),
         )
         crawler.signals.connect(pipeline.spider_idle, signal=signals.spider_idle)
         return pipeline

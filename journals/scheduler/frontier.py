@@ -139,11 +139,11 @@ class SharedFrontierScheduler(Scheduler):
         scheduler.crawl_id = crawl_id
         scheduler.worker_id = f"{socket.gethostname()}:{os.getpid()}"
         settings = crawler.settings
-        scheduler.ttl_secs = settings.getint("FRONTIER_TTL_SECS", 7 * 24 * 3600)
-        scheduler.worker_timeout = settings.getfloat("FRONTIER_WORKER_TIMEOUT_SECS", 30.0)
-        scheduler.lease_secs = settings.getfloat("FRONTIER_LEASE_SECS", 600.0)
+        scheduler.ttl_secs = settings.getint("FRONTIER_TTL_SECS")
+        scheduler.worker_timeout = settings.getfloat("FRONTIER_WORKER_TIMEOUT_SECS")
+        scheduler.lease_secs = settings.getfloat("FRONTIER_LEASE_SECS")
         scheduler.heartbeat = create_looping_call(scheduler.beat)
-        scheduler.heartbeat_secs = settings.getfloat("FRONTIER_HEARTBEAT_SECS", 1.0)
+        scheduler.heartbeat_secs = settings.getfloat("FRONTIER_HEARTBEAT_SECS")
         scheduler.leases = {}
         scheduler._lease_count = 0
         scheduler._unpushed = []

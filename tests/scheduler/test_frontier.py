@@ -10,6 +10,7 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
 from journals.scheduler.frontier import SharedFrontierScheduler, busy_workers, frontier_keys, worker_state
+from tests.conftest import project_defaults
 
 
 def test_frontier_keys_are_per_spider_and_crawl():
@@ -36,7 +37,7 @@ def test_busy_workers_are_recent_busy_beats_of_others():
 
 @pytest.mark.parametrize("crawl_id", ["", "has space", "a%b", "x" * 101])
 def test_the_scheduler_refuses_to_start_without_a_proper_crawl_id(crawl_id):
-    crawler = get_crawler(settings_dict={"CRAWL_ID": crawl_id})
+    crawler = get_crawler(settings_dict=project_defaults(CRAWL_ID=crawl_id))
     with pytest.raises(NotConfigured, match="CRAWL_ID"):
         SharedFrontierScheduler.from_crawler(crawler)
 
