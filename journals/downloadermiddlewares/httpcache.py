@@ -14,8 +14,8 @@ so one SQLite file holds both the rows and the pages, and on PostgreSQL every wo
   there is.
 
 Scrapy calls a cache storage on the reactor thread. A read is one short statement; a write is handed to one
-writer thread (compressing a 13 MB listing, or waiting on SQLite's lock while the store writes a batch, would block
-the reactor for up to seconds). A page waiting to be written is served from memory; at most
+writer thread (compressing a wide listing, or waiting on SQLite's lock while the store writes a batch, would block
+the reactor). A page waiting to be written is served from memory; at most
 ``PENDING_WRITES`` pages wait, beyond that a write is made on the spot (back-pressure); closing waits for them all.
 """
 
@@ -51,8 +51,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 CACHE_COMPRESSION_LEVEL = 1
-"""zlib's fastest level: on a 14 MB wide listing (:func:`lab.reliability.wide.listing_page`), level 1 takes
-0.08 s for 1.75 MB, level 6 (the default) 0.38 s for 1.45 MB."""
+"""zlib's fastest level: on a wide listing it is several times faster than the default level for a little more
+space (docs/ARCHITECTURE.md, "Measurements behind the design")."""
 PENDING_WRITES = 64
 """Pages at most waiting for the writer thread."""
 RENDERED_HEADER = "X-Journals-Rendered"

@@ -4,7 +4,7 @@ Scrapy treats a robots.txt it could not read as no robots.txt at all: a site who
 answers, or is larger than ``DOWNLOAD_MAXSIZE`` (even one whose first rule is ``Disallow: /``) is crawled whole.
 RFC 9309 reads it the other way round, and so does this module:
 
-- a robots.txt that answers 2xx is obeyed; past ``ROBOTSTXT_MAX_BYTES`` (500 kB, as Google reads) only its first
+- a robots.txt that answers 2xx is obeyed; past ``ROBOTSTXT_MAX_BYTES`` (as much as Google reads) only its first
   ``ROBOTSTXT_MAX_BYTES`` are read, up to the last full line, whatever the download cap, and a gzipped one is
   decompressed only that far (``robotstxt/truncated``);
 - 4xx (but 429) means there is no robots.txt: everything may be crawled (``robotstxt/unavailable``);

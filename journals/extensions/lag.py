@@ -5,8 +5,8 @@ nothing in Scrapy's stats shows it (``LogStats`` and ``MemoryUsage`` tick rarely
 timer due every ``REACTOR_LAG_INTERVAL`` seconds (default 0.05) notes how late each tick comes.
 
 Settings: ``REACTOR_LAG_ENABLED`` (default False: a measurement, not a production feature), ``REACTOR_LAG_INTERVAL``.
-Stats: ``reactor/max_lag_seconds`` (the longest delay of a tick past its due time), ``reactor/lag_ticks`` (ticks
-seen) and ``reactor/lags_over_half_second`` (ticks more than 0.5 s late: the bar of issue 14, each one logged).
+Stats: ``reactor/max_lag_seconds`` (the longest delay of a tick past its due time), ``reactor/lag_ticks`` (ticks seen)
+and ``reactor/lags_over_half_second`` (ticks more than half a second late, each one logged: what a reader notices).
 """
 
 from __future__ import annotations

@@ -65,8 +65,8 @@ text) pairs.
 
 Plain tuples of strings, not dicts or named tuples: a wide listing has tens of thousands of entries, and the
 pipeline keeps the indexes of many listings. Python's collector stops tracking exact tuples that hold only strings,
-so a kept index costs the collector's full passes nothing; a dict or a named tuple per entry cost each pass a visit
-(on six wide listings, passes of 0.2 to 0.7 s that held the reactor) and three times the memory."""
+so a kept index costs the collector's full passes nothing; a dict or a named tuple per entry costs each pass a
+visit (on wide listings, passes long enough to hold the reactor) and several times the memory."""
 
 
 def entry_as_dict(entry: ListingEntry) -> dict[str, Any]:

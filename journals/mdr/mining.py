@@ -21,8 +21,9 @@ DEFAULT_THRESHOLD = 0.3
 """T: most normalised edit distance between similar GNs (the project setting is ``MDR_THRESHOLD``)."""
 DEFAULT_MAX_NODES = 40_000
 """Elements of a listing page mined, the first in document order (the project setting is ``MDR_MAX_NODES``):
-nearly four times the largest real list saved (10,356) and eight times the largest labelled page; a listing of
-200,000 anchors (400,000 elements) took over 600 MB and 20 s, 40,000 of its elements take about 50 MB and 2 s."""
+well above the largest real list saved and the largest labelled page, and a tenth of what a listing of 200,000
+anchors holds, whose whole mining would take too much memory and time (docs/ARCHITECTURE.md, "Measurements behind
+the design")."""
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """Caps on how much of a wide page is parsed: the page cut just before its ``N+1``-th anchor or element.
 
-A listing of 200,000 anchors costs about 150 MB as an lxml tree, before any analysis. libxml2's HTML parser reads
-in one pass and never reopens what it has closed, so the tree of a page's prefix is the full tree's prefix: the
-elements started before the cut, with the same XPaths (the last ones lose what came after the cut). So a page over
+A listing of hundreds of thousands of anchors costs more memory as an lxml tree than a crawl can spare, before any
+analysis. libxml2's HTML parser reads in one pass and never reopens what it has closed, so the tree of a page's prefix
+is the full tree's prefix: the elements started before the cut, with the same XPaths (the last ones lose what came after
+the cut). So a page over
 a cap is analysed as its first ``N`` anchors or elements, in document order, by the same code as any other page,
 and the memory and time it takes are those of its prefix. lxml has no such cap of its own (``huge_tree`` lifts
 libxml2's limits instead), and a pull parser cleared as it goes would need a second analysis written for it.

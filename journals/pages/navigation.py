@@ -40,7 +40,7 @@ ANCHOR_TEXT_LIMIT = 1000
 around half a page (anchors may nest) must not copy it."""
 MAX_ANCHORS_PER_PAGE = 50_000
 """Anchors read per page, the first in document order (the project setting is ``MAX_ANCHORS_PER_PAGE``): the
-largest real list saved has 2,666; a listing of 200,000 costs about 150 MB as a parsed tree alone."""
+far above the largest real list saved; a listing of 200,000 costs too much memory as a parsed tree alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,8 +230,7 @@ LETTER_CONTROLS = (
 """Elements that may go to a URL by script (``onclick``, ``data-href`` and ``data-url`` controls, ``javascript:``
 links, a select's options) or are image-map areas, each query run only on a page whose text holds one of its
 markers as usually written
-(a query on the tree takes several times what looking for a string in the text takes; each string looked for costs
-about 0.6 ms a MB)."""
+(a query on the tree takes several times what looking for a string in the text takes)."""
 LETTER_CONTROL_MARKERS = tuple(marker for markers, _ in LETTER_CONTROLS for marker in markers)
 _URL_FORM = r"""(?:https?://|/|\.{1,2}/|\?)[^'"\s<>]*|[\w.-]+\.(?:s?html?|php|aspx?|jsp|cfm)(?:\?[^'"\s<>]*)?"""
 """What reads as a URL: absolute, root- or dot-relative, a query, or a page's file name (``list.php?l=B``)."""
@@ -549,7 +548,7 @@ def metrics_links(page_html: ParsedPage | str, page_url: str, max_anchors: int =
     finds them (only :attr:`PageLinks.metrics` and :attr:`PageLinks.truncated_anchors` are filled).
 
     A journal's page is read for its hop to a metrics page only, so its anchors are read for their text and
-    chrome alone: no row, group or shape (a link-heavy page of 300 kB costs a fifth of :func:`page_links`). A metrics
+    chrome alone: no row, group or shape (a fraction of what :func:`page_links` costs on a link-heavy page). A metrics
     text ("About the journal") is never an index letter, and a browse text ("Browse journals A-Z") is a browse link
     here as there.
     """

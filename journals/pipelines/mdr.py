@@ -27,14 +27,14 @@ logger = logging.getLogger(__name__)
 class MDRPipeline:
     """Fill ``listing_record`` of :class:`JournalPages` items; other items pass through.
 
-    Listings, the widest pages, are mined one at a time in a thread of their own (each can take some 50 MB at its
-    peak), so the crawl never waits on it. An item names its listing page by URL: the page is the one the spider
-    parsed (its ``parsed_pages``) while kept, else its HTML from the spider's
+    Listings, the widest pages, are mined one at a time in a thread of their own (mining is the widest page's costliest
+    step, in memory too), so the crawl never waits on it. An item names its listing page by URL: the page is the one the
+    spider parsed (its ``parsed_pages``) while kept, else its HTML from the spider's
     :class:`~journals.pages.listings.RecentListings` (``recent_listings``), else from the page cache (a resumed or
-    distributed crawl); a listing found in none gives no record (counted as ``mdr/listing_unavailable``). A listing
-    page is shared by every journal it lists: it is mined once, and the result kept in an LRU of
-    ``MDR_LISTING_CACHE_SIZE`` listings (concurrent items of one listing await the same mining task). The tree the
-    spider's analysis thread parsed is only read here, in the listing thread, once the spider is done with it.
+    distributed crawl); a listing found in none gives no record (counted as ``mdr/listing_unavailable``). A listing page
+    is shared by every journal it lists: it is mined once, and the result kept in an LRU of ``MDR_LISTING_CACHE_SIZE``
+    listings (concurrent items of one listing await the same mining task). The tree the spider's analysis thread parsed
+    is only read here, in the listing thread, once the spider is done with it.
     Needs the asyncio reactor.
     """
 
