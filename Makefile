@@ -12,7 +12,7 @@ SOURCES := $(shell $(SITES) --kind publisher --kind aggregator --kind realweb)
 HELDOUT := $(shell $(SITES) --kind heldout)
 # Sites built from a description of the real web by helpers who never read the crawler (issue 23's first contact).
 UNSEEN := $(shell $(SITES) --kind unseen)
-# The script-built sites: rendered in Chromium (journals.browser); crawled by make evaluate, not by make crawl.
+# The script-built sites: rendered in Chromium (journals.downloadermiddlewares.rendering); crawled by make evaluate, not by make crawl.
 SCRIPTED := $(shell $(SITES) --kind scripted)
 LABELLED := $(shell $(SITES) --labelled)
 
@@ -63,7 +63,7 @@ test: $(STAMP)
 	.ci/system-packages
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15
 
-# ruff over everything; mypy --strict over the pure packages (pyproject.toml [tool.mypy] lists them).
+# ruff over everything; mypy --strict over every folder but Scrapy's role folders and the sandbox (pyproject.toml).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy

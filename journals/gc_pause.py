@@ -1,10 +1,10 @@
 """Pausing Python's cyclic garbage collector around work that makes many objects and no reference cycles.
 
-The collector's passes walk every container allocated since the last one; over the millions of tuples and
-lists of an integration, or the proxies and lists of a mined page, they find nothing and cost time
-(integration at 100,000 journals: 34 s with them, 15 s without; MDR: about 5%). Reference counting still frees
-everything. The collector is one switch for the whole process, so pauses are counted: overlapping pauses, in
-one thread or several, leave it off until the last one ends, and then it is restored as the first found it.
+The collector's passes walk every container allocated since the last one; over the millions of tuples and lists of an
+integration, or the proxies and lists of a mined page, they find nothing and cost time (the figures are in
+docs/ARCHITECTURE.md, "Measurements behind the design"). Reference counting still frees everything. The collector is one
+switch for the whole process, so pauses are counted: overlapping pauses, in one thread or several, leave it off until
+the last one ends, and then it is restored as the first found it.
 """
 
 from __future__ import annotations

@@ -29,14 +29,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from journals.extraction.values import clean, parse_issn
+from journals.domain.issn import parse_issn
+from journals.domain.text import clean
 
 KEY_HEX_DIGITS = 32
 """A key is the first 128 bits of a SHA-256, in hex: collisions need about 2**64 keys, and the index stays small."""
 
 
 def title_key(title: str | None) -> str | None:
-    """``title`` as compared: :func:`~journals.extraction.values.clean` (NFKC, white space collapsed), case folded;
+    """``title`` as compared: :func:`~journals.domain.text.clean` (NFKC, white space collapsed), case folded;
     None when nothing is left."""
     if not isinstance(title, str):
         return None
@@ -45,7 +46,7 @@ def title_key(title: str | None) -> str | None:
 
 def issn_form(issn: str | None) -> str | None:
     """A valid ISSN as ``NNNN-NNNC`` (``15384357`` and a lower-case ``x`` accepted), read as the extraction reads
-    one (:func:`~journals.extraction.values.parse_issn`); None when invalid."""
+    one (:func:`~journals.domain.issn.parse_issn`); None when invalid."""
     if not isinstance(issn, str) or (parsed := parse_issn(issn)) is None or parsed.value is None:
         return None
     return str(parsed.value)

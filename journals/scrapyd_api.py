@@ -9,7 +9,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 _TIMEOUT_SECS = 30
 
@@ -63,4 +63,4 @@ class Scrapyd:
             raise ScrapydError(f"{endpoint} at {self.url}: {error}") from None
         if answer.get("status") != "ok":
             raise ScrapydError(f"{endpoint} at {self.url}: {answer.get('message', answer)}")
-        return answer
+        return cast("dict[str, Any]", answer)

@@ -7,6 +7,7 @@ the setting, what it must be and what it got.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -17,7 +18,8 @@ _TRUE, _FALSE = frozenset({"1", "True", "true"}), frozenset({"0", "False", "fals
 
 @dataclass(frozen=True)
 class SettingRule:
-    """What a setting's value must be: a kind (``integer``, ``number`` or ``boolean``) and its bounds."""
+    """What a setting's value must be: a kind (``integer``, ``number``, ``boolean``, ``choice``, ``text`` or
+    ``mapping``, ``list``) and its bounds or choices."""
 
     kind: str
     minimum: float | None = None
@@ -26,12 +28,22 @@ class SettingRule:
     """Greatest value allowed (inclusive)."""
     positive: bool = False
     """Whether the value must be above zero (a period or a delay of 0 would spin)."""
+    choices: tuple[str, ...] = ()
+    """The values a ``choice`` may take."""
 
     def describe(self) -> str:
         """What the value must be, in words: "an integer ≥ 1", "a number from 0 to 1"…"""
         article = "an" if self.kind == "integer" else "a"
         if self.kind == "boolean":
             return "a boolean (True, False, 1 or 0)"
+        if self.kind == "choice":
+            return f"one of {', '.join(self.choices)}"
+        if self.kind == "text":
+            return "a text"
+        if self.kind == "mapping":
+            return "a mapping (a dict, or its JSON object as text)"
+        if self.kind == "list":
+            return "a list of texts, or one comma-separated text"
         if self.positive:
             return f"{article} {self.kind} > 0"
         if self.minimum is not None and self.maximum is not None:
@@ -42,6 +54,16 @@ class SettingRule:
 
     def accepts(self, value: Any) -> bool:
         """Whether ``value`` (as given in a settings module or as ``-s NAME=text``) is of the kind and in range."""
+        if self.kind == "choice":
+            return value in self.choices
+        if self.kind == "text":
+            return isinstance(value, str)
+        if self.kind == "mapping":
+            return _is_mapping(value)
+        if self.kind == "list":
+            return isinstance(value, str) or (
+                isinstance(value, list | tuple) and all(isinstance(item, str) for item in value)
+            )
         number = _as_number(self.kind, value)
         if number is None:
             return False
@@ -70,7 +92,22 @@ def _as_number(kind: str, value: Any) -> float | None:
     return float(number) if math.isfinite(number) else None
 
 
+def _is_mapping(value: Any) -> bool:
+    """Whether ``value`` is one Scrapy's ``getdict`` reads: a mapping, or the text of a JSON object."""
+    if isinstance(value, Mapping):
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        return isinstance(json.loads(value), dict)
+    except ValueError:
+        return False
+
+
 INTEGER_AT_LEAST_1 = SettingRule("integer", minimum=1)
+TEXT = SettingRule("text")
+BOOLEAN = SettingRule("boolean")
+MAPPING = SettingRule("mapping")
 FRACTION = SettingRule("number", minimum=0, maximum=1)
 
 SETTING_RULES: dict[str, SettingRule] = {
@@ -107,8 +144,25 @@ SETTING_RULES: dict[str, SettingRule] = {
     "HEALTH_MAX_INVALID_ITEMS": FRACTION,
     "HEALTH_MAX_ERROR_RATE": FRACTION,
     "HEALTH_PREVIOUS_CRAWL_HOURS": SettingRule("number", positive=True),
+    "CONFIRM_JOURNAL_PAGES": BOOLEAN,
+    "CRAWL_RUNS_ENABLED": BOOLEAN,
+    "REACTOR_LAG_ENABLED": BOOLEAN,
+    "REACTOR_LAG_INTERVAL": SettingRule("number", positive=True),
+    "RENDER_PAGES": SettingRule("choice", choices=("auto", "browser", "never")),
+    "RENDER_TIMEOUT": SettingRule("number", positive=True),
+    "DATABASE_URL": TEXT,
+    "DATABASE_UNSAVED_DIR": TEXT,
+    "PUBLIC_SITE_SETTINGS": MAPPING,
+    "FRONTIER_LEASE_SECS": SettingRule("number", positive=True),
+    "CRAWL_ID": TEXT,
+    "CRAWL_SCHEDULE": MAPPING,
+    "SCHEDULE_JOB_SETTINGS": MAPPING,
+    "SCHEDULE_POLL_SECS": SettingRule("number", positive=True),
+    "SCHEDULE_STATE_FILE": TEXT,
+    "SCRAPYD_PROJECT": TEXT,
+    "SCRAPYD_URLS": SettingRule("list"),
 }
-"""Every project setting with a typed value: its kind and range. Settings left unset are not checked."""
+"""Every project setting: its kind and range. Settings left unset are not checked."""
 
 
 def settings_problems(settings: Mapping[str, Any], rules: Mapping[str, SettingRule] = SETTING_RULES) -> Iterator[str]:

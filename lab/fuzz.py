@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from journals.decoding import decode_html, looks_binary
 from journals.extraction import LearnedRules, extract_journal
 from journals.extraction.values import PARSERS
 from journals.integration.linkage import link_records
 from journals.integration.model import SourceRecord
 from journals.mdr import mine_data_regions
 from journals.mdr.tagtree import TagTree
-from journals.navigation import page_links
-from journals.page import parse_html
+from journals.pages.decoding import decode_html, looks_binary
+from journals.pages.navigation import page_links
+from journals.pages.parsed import parse_html
 
 TAGS = (
     "html", "head", "body", "title", "meta", "base", "div", "span", "p", "a", "ul", "ol", "li", "dl", "dt", "dd",

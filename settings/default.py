@@ -1,6 +1,10 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
+from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.vocabulary import core_attribute_names
+
+# Every project setting has its default here and only here: components read it with no default of their own, and
+# journals.settings_check holds each to its type and range (SETTING_RULES) before a crawl starts.
 
 BOT_NAME = "journals"
 SPIDER_MODULES = ["journals.spiders"]
@@ -32,8 +36,9 @@ DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 RETRY_TIMES = 3
 # A 429, or a 503 with Retry-After, slows its host down and is retried later on a budget of its own
-# (journals.ratelimit, in place of Scrapy's RetryMiddleware): the host's delay rises to Retry-After (at most
-# RATE_LIMIT_MAX_DELAY seconds) or doubles from RATE_LIMIT_START_DELAY, and eases by RATE_LIMIT_DECAY per answer.
+# (journals.downloadermiddlewares.ratelimit, in place of Scrapy's RetryMiddleware): the host's delay rises to
+# Retry-After (at most RATE_LIMIT_MAX_DELAY seconds) or doubles from RATE_LIMIT_START_DELAY, and eases by
+# RATE_LIMIT_DECAY per answer.
 RATE_LIMIT_RETRY_TIMES = 10
 RATE_LIMIT_MAX_DELAY = 120.0
 RATE_LIMIT_START_DELAY = 1.0
@@ -52,7 +57,7 @@ DATABASE_BATCH_SIZE = 200
 # HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy" to revalidate on re-crawls and
 # HTTPCACHE_IGNORE_MISSING = True to replay offline (see README).
 HTTPCACHE_ENABLED = True
-HTTPCACHE_STORAGE = "journals.cache.SQLCacheStorage"
+HTTPCACHE_STORAGE = "journals.downloadermiddlewares.httpcache.SQLCacheStorage"
 HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"
 HTTPCACHE_EXPIRATION_SECS = 0
 HTTPCACHE_IGNORE_HTTP_CODES = [500, 502, 503, 504, 408, 429]
@@ -71,8 +76,16 @@ CONFIRM_JOURNAL_PAGES = True
 # The exported fields: the source record's keys, the vocabulary's core attributes, then every other attribute.
 FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), "attributes"]
 FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
-MDR_MAX_NODE_LENGTH = 10
-MDR_THRESHOLD = 0.3
+# MDR's parameters (journals.mdr.mining holds the algorithm's values): the longest generalized node, the largest
+# normalised edit distance of similar nodes, the main regions mined for the extraction, listings kept indexed.
+MDR_MAX_NODE_LENGTH = DEFAULT_MAX_NODE_LENGTH
+MDR_THRESHOLD = DEFAULT_THRESHOLD
+MDR_MAIN_REGIONS = 3
+MDR_LISTING_CACHE_SIZE = 64
+# Learned extraction rules are kept in the database for the next crawl; a page replayed unchanged from the cache is
+# extracted again unless EXTRACT_UNCHANGED_PAGES is off (journals.pipelines.extraction).
+EXTRACTION_RULES_PERSIST = True
+EXTRACT_UNCHANGED_PAGES = True
 
 # Crawl progress per source: live lines on a terminal, periodic log lines otherwise, off under scrapyd.
 # Every finished crawl's stats go to the crawl_runs table (scrapy report shows the last one).
@@ -85,7 +98,10 @@ EXTENSIONS = {
     "journals.extensions.lag.ReactorLagExtension": 520,
 }
 PROGRESS_ENABLED = True
+PROGRESS_INTERVAL = None  # seconds between progress reports; unset: 2 on a terminal, 30 in a log
+CRAWL_RUNS_ENABLED = True
 REACTOR_LAG_ENABLED = False  # the reactor's longest block in stats reactor/max_lag_seconds: a measurement's setting
+REACTOR_LAG_INTERVAL = 0.05
 
 # The store pipeline (journals.pipelines.store): while the database is unavailable (locked, gone) a batch is
 # tried this many times, the delay doubling from DATABASE_RETRY_DELAY seconds, then the crawl stops with
@@ -94,15 +110,15 @@ DATABASE_WRITE_ATTEMPTS = 6  # 1 + 2 + 4 + 8 + 16 s: a database restart of half 
 DATABASE_RETRY_DELAY = 1.0
 DATABASE_UNSAVED_DIR = "."
 
-# Rendering (journals.browser, journals.rendering): a page built by scripts is rendered in Debian's Chromium by
-# scrapy-playwright, only when a request asks for it (the spider's RENDER_PAGES: "auto" renders the pages that need
-# it, "browser" every page, "never" none); a crawl that renders nothing starts neither Playwright nor a browser.
-# One browser, one context, a few pages at once, no images, fonts or media, a timeout per page, the browser launched
-# again after a crash. Never `playwright install`: the browser is the system's.
+# Rendering (journals.downloadermiddlewares.rendering, journals.pages.script_signs): a page built by scripts is rendered
+# in Debian's Chromium by scrapy-playwright, only when a request asks for it (the spider's RENDER_PAGES: "auto" renders
+# the pages that need it, "browser" every page, "never" none); a crawl that renders nothing starts neither Playwright
+# nor a browser. One browser, one context, a few pages at once, no images, fonts or media, a timeout per page, the
+# browser launched again after a crash. Never `playwright install`: the browser is the system's.
 RENDER_PAGES = "auto"
 DOWNLOAD_HANDLERS = {
-    "http": "journals.playwright_handler.LazyPlaywrightDownloadHandler",
-    "https": "journals.playwright_handler.LazyPlaywrightDownloadHandler",
+    "http": "journals.downloadermiddlewares.playwright_handler.LazyPlaywrightDownloadHandler",
+    "https": "journals.downloadermiddlewares.playwright_handler.LazyPlaywrightDownloadHandler",
 }
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 PLAYWRIGHT_LAUNCH_OPTIONS = {
@@ -115,7 +131,7 @@ PLAYWRIGHT_LAUNCH_OPTIONS = {
 PLAYWRIGHT_MAX_CONTEXTS = 1
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 30_000
-PLAYWRIGHT_ABORT_REQUEST = "journals.browser.abort_request"
+PLAYWRIGHT_ABORT_REQUEST = "journals.downloadermiddlewares.rendering.abort_request"
 PLAYWRIGHT_RESTART_DISCONNECTED_BROWSER = True
 # Seconds a page may take to render, its letters clicked included; past it the page is fetched as served. A bound
 # of the project's: Playwright's own timeouts do not cover a page created as the browser dies, which waits forever.
@@ -123,24 +139,27 @@ RENDER_TIMEOUT = 180
 
 # Scope: no request leaves the crawl's site (scheme, host and port of its start URLs), through links, redirects,
 # meta refreshes or the metrics hop, nor reaches a private address unless the start URL is on one
-# (journals.offsite). It replaces Scrapy's offsite middleware and runs after HttpProxyMiddleware (750).
+# (journals.downloadermiddlewares.offsite). It replaces Scrapy's offsite middleware and runs after
+# HttpProxyMiddleware (750).
 # A hash router's views (/#!/journal/acta) are pages of their own: their route stays in the fingerprint.
-REQUEST_FINGERPRINTER_CLASS = "journals.fingerprint.RouteFingerprinter"
+REQUEST_FINGERPRINTER_CLASS = "journals.scheduler.fingerprint.RouteFingerprinter"
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
-    # robots.txt as RFC 9309 reads it (journals.robots): unreachable (429, 5xx, network error, timeout) disallows
-    # the host, 4xx allows it, and only its first ROBOTSTXT_MAX_BYTES are read, gzipped or not.
+    # robots.txt as RFC 9309 reads it (journals.downloadermiddlewares.robotstxt): unreachable (429, 5xx, network
+    # error, timeout) disallows the host, 4xx allows it, and only its first ROBOTSTXT_MAX_BYTES are read, gzipped or
+    # not.
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-    "journals.robots.RobotsRulesMiddleware": 100,
-    "journals.robots.RobotsBodyMiddleware": 595,  # before HttpCompressionMiddleware (590) sees the response
+    "journals.downloadermiddlewares.robotstxt.RobotsRulesMiddleware": 100,
+    # Before HttpCompressionMiddleware (590) sees the response.
+    "journals.downloadermiddlewares.robotstxt.RobotsBodyMiddleware": 595,
     "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
-    "journals.ratelimit.RateLimitMiddleware": 550,
-    "journals.offsite.ScopeMiddleware": 760,
-    # Scrapy's redirects, but a loop ends where it is seen, as a failed page (journals.redirect).
+    "journals.downloadermiddlewares.ratelimit.RateLimitMiddleware": 550,
+    "journals.downloadermiddlewares.offsite.ScopeMiddleware": 760,
+    # Scrapy's redirects, but a loop ends where it is seen, as a failed page (journals.downloadermiddlewares.redirect).
     "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
-    "journals.redirect.RedirectLoopMiddleware": 600,
+    "journals.downloadermiddlewares.redirect.RedirectLoopMiddleware": 600,
     # Before the page cache (900), which keeps a rendered page apart from the HTML its site served.
-    "journals.browser.RenderingMiddleware": 880,
+    "journals.downloadermiddlewares.rendering.RenderingMiddleware": 880,
 }
 
 # Bounds on every crawl (journals.spiders.publisher.CrawlBounds): requests per source, letters nested in letters,
@@ -148,17 +167,18 @@ DOWNLOADER_MIDDLEWARES = {
 # failing the health check. A listing page whose journals are all known ends its branch (journals/repeated_listing).
 # Defaults (in CrawlBounds): CRAWL_MAX_PAGES_PER_SITE = 50000, CRAWL_MAX_INDEX_DEPTH = 5, CRAWL_MAX_LISTING_PAGES = 200.
 # Wide pages: the first MAX_ANCHORS_PER_PAGE anchors of a page are analysed (default 50,000), the first
-# MDR_MAX_NODES elements mined (default 40,000); a page over a cap is logged and counted.
+# MDR_MAX_NODES elements mined; a page over a cap is logged and counted.
+MDR_MAX_NODES = DEFAULT_MAX_NODES
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).
 LISTING_MEMORY_CHARS = 64 * 1024 * 1024
 # Characters of pages the spider parsed kept, trees and all, for the pipelines to read rather than parse again
-# (journals.page.RecentPages); a page dropped is parsed again from its text.
+# (journals.pages.parsed.RecentPages); a page dropped is parsed again from its text.
 PARSED_PAGES_CHARS = 8 * 1024 * 1024
 
 # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
-# (journals.resume); off without JOBDIR.
-SPIDER_MIDDLEWARES = {"journals.resume.ResumeMiddleware": 50}
+# (journals.spidermiddlewares.resume); off without JOBDIR.
+SPIDER_MIDDLEWARES = {"journals.spidermiddlewares.resume.ResumeMiddleware": 50}
 
 # The crawl's health check as it closes (journals.extensions.health): a source whose start page could not be
 # fetched or that yields no journal fails the crawl; so does one losing more than this fraction of its journals,
@@ -170,3 +190,27 @@ HEALTH_COMPLETENESS_MARGIN = 0.1
 HEALTH_MAX_INVALID_ITEMS = 0.0
 HEALTH_MAX_ERROR_RATE = 0.2
 HEALTH_PREVIOUS_CRAWL_HOURS = 24.0
+
+# The shared frontier of a distributed crawl (settings.distributed, journals.scheduler.frontier): its Redis keys
+# expire after FRONTIER_TTL_SECS; a worker beats every FRONTIER_HEARTBEAT_SECS, one silent for
+# FRONTIER_WORKER_TIMEOUT_SECS is dead and its leases go back to the queue, and so does a lease older than
+# FRONTIER_LEASE_SECS, whoever holds it.
+CRAWL_ID = ""  # the crawl every worker joins; settings.distributed takes it from the environment
+FRONTIER_TTL_SECS = 7 * 24 * 3600
+FRONTIER_HEARTBEAT_SECS = 1.0
+FRONTIER_WORKER_TIMEOUT_SECS = 30.0
+FRONTIER_LEASE_SECS = 600.0
+
+# Recurring crawls (scrapy schedule, journals.commands.schedule): the scrapyd project they run in, how often the
+# plans are looked at, and where the last start of each plan is remembered.
+SCRAPYD_PROJECT = "journals"
+SCRAPYD_URLS = "http://127.0.0.1:6800/"  # comma-separated; SCRAPYD_URLS in the environment wins
+CRAWL_SCHEDULE = None  # the plans, as settings/schedule.json holds them (a dict or its JSON text); unset: that file
+# Settings every scheduled job is started with: re-crawls revalidate every cached page with the site
+# (If-None-Match / If-Modified-Since) instead of replaying it as the default DummyPolicy would.
+SCHEDULE_JOB_SETTINGS = {
+    "HTTPCACHE_POLICY": "scrapy.extensions.httpcache.RFC2616Policy",
+    "EXTRACT_UNCHANGED_PAGES": False,
+}
+SCHEDULE_POLL_SECS = 60.0
+SCHEDULE_STATE_FILE = ".schedule-state.json"

@@ -17,18 +17,15 @@ import os
 
 from settings.production import *  # noqa: F403  (a settings module extends another by design)
 
-# The frontier: scrapy-redis's scheduler, keyed per crawl (journals.frontier). Persist, so that the worker that
-# finishes first does not clear the queue and duplicate filter the others still use; the keys expire instead.
-SCHEDULER = "journals.frontier.SharedFrontierScheduler"
+# The frontier: scrapy-redis's scheduler, keyed per crawl (journals.scheduler.frontier). Persist, so that the worker
+# that finishes first does not clear the queue and duplicate filter the others still use; the keys expire instead.
+SCHEDULER = "journals.scheduler.frontier.SharedFrontierScheduler"
 DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
 SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"
 SCHEDULER_PERSIST = True
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CRAWL_ID = os.environ.get("CRAWL_ID", "")
-FRONTIER_TTL_SECS = 7 * 24 * 3600
-FRONTIER_HEARTBEAT_SECS = 1.0
-FRONTIER_WORKER_TIMEOUT_SECS = 30.0  # a worker silent this long is dead: its leases go back to the queue
-FRONTIER_LEASE_SECS = 600.0  # a lease older than this goes back to the queue, whoever holds it
+# The frontier's FRONTIER_* timings are set in settings.default.
 
 # Rows and the page cache on the shared database (DATABASE_URL from the environment, see settings.production): the
 # cache is what lets another worker redo a dead worker's leases without fetching its pages again.

@@ -1,10 +1,11 @@
-"""Production settings: the database from ``DATABASE_URL``, AutoThrottle, remote-access services off."""
-
-import os
+"""Production settings: the database from ``DATABASE_URL`` in the environment, AutoThrottle, remote-access services
+off."""
 
 from settings.default import *  # noqa: F403  (a settings module extends the defaults by design)
 
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# No local default: production names its database in the environment, which wins over the setting
+# (journals.store.database.database_url); with neither, the crawl refuses to start.
+DATABASE_URL = ""
 AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0

@@ -21,7 +21,9 @@ from journals.sandbox.relation import make_issn
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.truth import world_truth
 from journals.sandbox.web import SandboxWeb
+from journals.settings_check import SETTING_RULES
 from journals.store import create_schema, engine_from_url
+from settings import default as default_settings
 
 # The suite replays the same generated examples on every run, so CI is deterministic; `make fuzz` explores anew.
 hypothesis_settings.register_profile("suite", derandomize=True)
@@ -30,6 +32,18 @@ hypothesis_settings.load_profile("suite")
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SANDBOX_SEED = 1
 SANDBOX_JOURNALS = 300
+
+
+def project_defaults(**overrides: Any) -> dict[str, Any]:
+    """The project's own settings (:data:`SETTING_RULES`) at their ``settings/default.py`` values, but the database
+    (none), then ``overrides``: for a component built on ``get_crawler``, which knows only Scrapy's defaults, since
+    components read a project setting with no default of their own."""
+    defaults = {
+        name: getattr(default_settings, name)
+        for name in SETTING_RULES
+        if hasattr(default_settings, name) and name != "DATABASE_URL"
+    }
+    return {**defaults, **overrides}
 
 
 @dataclass

@@ -11,18 +11,23 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from journals.commands.pages import load_page
-from journals.mdr import DataRegion, mine_data_regions
+from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, DataRegion, mine_data_regions
 
 
 class Command(ScrapyCommand):
     """Mine a page file or URL and print its regions, readable or as one JSON object."""
 
     requires_project = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_ENABLED": False}
+    # Outside a project (no settings/default.py) the MDR settings are the algorithm's own values.
+    default_settings: ClassVar[dict[str, Any]] = {
+        "LOG_ENABLED": False,
+        "MDR_MAX_NODE_LENGTH": DEFAULT_MAX_NODE_LENGTH,
+        "MDR_THRESHOLD": DEFAULT_THRESHOLD,
+    }
 
     def syntax(self) -> str:
         """Usage line."""
-        return "PAGE_OR_URL [--json] [--k 10] [--threshold 0.3]"
+        return f"PAGE_OR_URL [--json] [--k {DEFAULT_MAX_NODE_LENGTH}] [--threshold {DEFAULT_THRESHOLD}]"
 
     def short_desc(self) -> str:
         """One line for ``scrapy -h``."""
@@ -41,8 +46,8 @@ class Command(ScrapyCommand):
         if len(args) != 1:
             raise UsageError("scrapy mdr takes exactly one PAGE_OR_URL")
         settings = self.settings
-        k = opts.k if opts.k is not None else settings.getint("MDR_MAX_NODE_LENGTH", 10)
-        threshold = opts.threshold if opts.threshold is not None else settings.getfloat("MDR_THRESHOLD", 0.3)
+        k = opts.k if opts.k is not None else settings.getint("MDR_MAX_NODE_LENGTH")
+        threshold = opts.threshold if opts.threshold is not None else settings.getfloat("MDR_THRESHOLD")
         if k < 1 or not 0 <= threshold < 1:
             raise UsageError("--k must be at least 1 and --threshold in [0, 1)")
         regions = mine_data_regions(load_page(args[0]), k, threshold, navigation=opts.navigation)

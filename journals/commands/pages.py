@@ -1,5 +1,5 @@
 """The one page a command reads (``scrapy extract``, ``scrapy mdr``): a file or a URL, decoded and parsed as a crawl
-decodes and parses a page (:class:`journals.page.ParsedPage`)."""
+decodes and parses a page (:class:`journals.pages.parsed.ParsedPage`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 from scrapy.exceptions import UsageError
 
-from journals.decoding import looks_binary
-from journals.page import ParsedPage
+from journals.pages.decoding import looks_binary
+from journals.pages.parsed import ParsedPage
 
 FETCH_TIMEOUT_SECS = 30
 USER_AGENT = "journals-command"

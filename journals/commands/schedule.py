@@ -41,18 +41,7 @@ class Command(ScrapyCommand):
     """Schedule the crawl plans of ``CRAWL_SCHEDULE`` (default: ``settings/schedule.json``) through scrapyd."""
 
     requires_project = True
-    default_settings: ClassVar[dict[str, Any]] = {
-        "LOG_LEVEL": "INFO",
-        # Re-crawls revalidate every cached page with the site (If-None-Match / If-Modified-Since) instead of
-        # replaying it as the default DummyPolicy would.
-        "SCHEDULE_JOB_SETTINGS": {
-            "HTTPCACHE_POLICY": "scrapy.extensions.httpcache.RFC2616Policy",
-            "EXTRACT_UNCHANGED_PAGES": False,
-        },
-        "SCHEDULE_POLL_SECS": 60.0,
-        "SCHEDULE_STATE_FILE": ".schedule-state.json",
-        "SCRAPYD_PROJECT": "journals",
-    }
+    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "INFO"}
 
     def syntax(self) -> str:
         """Usage line."""
@@ -78,9 +67,9 @@ class Command(ScrapyCommand):
         except ValueError as error:
             raise UsageError(f"bad CRAWL_SCHEDULE: {error}") from error
         servers = scrapyd_servers(settings)
-        state = Path(opts.state or settings.get("SCHEDULE_STATE_FILE", ".schedule-state.json"))
+        state = Path(opts.state or settings.get("SCHEDULE_STATE_FILE"))
         job_settings = {str(k): str(v) for k, v in settings.getdict("SCHEDULE_JOB_SETTINGS").items()}
-        poll_secs = settings.getfloat("SCHEDULE_POLL_SECS", 60.0)
+        poll_secs = settings.getfloat("SCHEDULE_POLL_SECS")
         logger.info("Scheduling %d crawl plans on %s", len(plans), ", ".join(s.url for s in servers))
         try:
             while True:
@@ -113,13 +102,13 @@ def schedule_data(setting: Any) -> dict[str, Any]:
 def scrapyd_servers(settings: Any) -> list[Scrapyd]:
     """The scrapyd servers to schedule on: ``SCRAPYD_URLS`` (environment, comma-separated, wins over the
     setting), the ``SCRAPYD_PROJECT`` on them, and ``SCRAPYD_USERNAME``/``SCRAPYD_PASSWORD`` from the environment."""
-    urls = os.environ.get("SCRAPYD_URLS") or settings.get("SCRAPYD_URLS") or "http://127.0.0.1:6800/"
+    urls = os.environ.get("SCRAPYD_URLS") or settings.get("SCRAPYD_URLS")
     if isinstance(urls, str):
         urls = [url.strip() for url in urls.split(",") if url.strip()]
     username, password = os.environ.get("SCRAPYD_USERNAME", ""), os.environ.get("SCRAPYD_PASSWORD", "")
     if not (username and password):
         raise UsageError("set SCRAPYD_USERNAME and SCRAPYD_PASSWORD: scrapyd runs only with HTTP Basic auth")
-    project = settings.get("SCRAPYD_PROJECT", "journals")
+    project = settings.get("SCRAPYD_PROJECT")
     return [Scrapyd(url=url, project=project, username=username, password=password) for url in urls]
 
 

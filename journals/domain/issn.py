@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from journals.domain.parsed import PLAIN_AROUND, Parsed, null_first
+
 ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Za-z])")
 """An ISSN in running text, check character not yet validated: ``0028-0836``, ``0028 0836``, ``00280836``, any
 dash; groups 1 and 2 are its two halves. Letters or digits around it make it part of a longer token."""
@@ -62,3 +64,17 @@ def make_issn(number: int) -> str:
     """The valid ISSN whose first seven digits are ``number`` (0 to 9,999,999), normalised."""
     digits = f"{number:07d}"
     return f"{digits[:4]}-{digits[4:]}{check_character(digits)}"
+
+
+def parse_issn(text: str, last: bool = False) -> Parsed | None:
+    """An ISSN as ``NNNN-NNNC`` (``15384357`` accepted), check digit validated; "n/a" is a null value."""
+    alone = text.strip(PLAIN_AROUND)
+    if len(alone) == 9 and alone[4] == "-" and ISSN.fullmatch(alone) and check_ok(alone[:4] + alone[5:]):
+        return Parsed(alone.upper(), alone)  # the one ISSN of the text, as the general case below reads it
+    found = list(valid_matches(text))
+    if not found:
+        return None if last else null_first(text)
+    match = found[-1] if last else found[0]
+    if not last and (null := null_first(text[: match.start()])) is not None:
+        return null
+    return Parsed(normalise(match), match[0])

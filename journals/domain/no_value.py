@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from journals.domain.text import clean
+
 NO_VALUE_WORDS = ("n/a", "na", "n.a.", "-", "–", "—", "none", "null", "nil", "tba", "tbd", "not available", "vacant")
 """Every way of writing "no value" the project knows, compared case-insensitively."""
 AROUND = " :.;,"
@@ -31,3 +33,13 @@ def is_missing(text: str | None) -> bool:
 def is_no_value(text: str) -> bool:
     """Whether ``text`` is, whole, a way of writing no value (spaces collapsed, :data:`AROUND` ignored, any case)."""
     return " ".join(text.split()).strip(AROUND).casefold() in NO_VALUE_KEYS
+
+
+def is_null_text(text: str) -> bool:
+    """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…: :data:`NO_VALUE_WORDS`)."""
+    return is_null_cleaned(clean(text))
+
+
+def is_null_cleaned(cleaned: str) -> bool:
+    """:func:`is_null_text` of a text already :func:`clean` (cleaning twice changes nothing)."""
+    return cleaned.strip(AROUND).casefold() in NO_VALUE_KEYS

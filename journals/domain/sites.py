@@ -17,9 +17,9 @@ from functools import cache
 KINDS = ("publisher", "aggregator", "realweb", "heldout", "scripted", "unseen")
 """What a site is: a real publisher, a metrics aggregator, a sandbox site with the real web's list shapes, the
 held-out sandbox site (never developed against, crawled by ``make evaluate`` only), or a sandbox site whose journal
-list or metrics are built by JavaScript in the browser (issue 16: Scrapy alone sees none of them), or a sandbox
-site built from a written description of real sites by someone who never read the crawler (``unseen``, issue 23:
-its first-contact figure tells whether the crawler generalises; crawled by ``make evaluate`` only)."""
+list or metrics are built by JavaScript in the browser (Scrapy alone sees none of them), or a sandbox site built
+from a written description of real sites by someone who never read the crawler (``unseen``: its first-contact
+figure tells whether the crawler generalises; crawled by ``make evaluate`` only)."""
 
 
 @dataclass(frozen=True)

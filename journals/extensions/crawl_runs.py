@@ -34,7 +34,7 @@ class CrawlRunsExtension:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrawlRunsExtension:
         """Off when ``CRAWL_RUNS_ENABLED`` is false or no database is configured."""
-        if not crawler.settings.getbool("CRAWL_RUNS_ENABLED", True):
+        if not crawler.settings.getbool("CRAWL_RUNS_ENABLED"):
             raise NotConfigured
         try:
             database_url(crawler.settings)

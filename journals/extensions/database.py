@@ -1,9 +1,10 @@
 """One database per crawl: the crawl's SQLAlchemy engine, opened once with its schema, shared by every component.
 
-The page cache (:class:`journals.cache.SQLCacheStorage`), the item pipelines (:mod:`journals.pipelines.store`, the
-learned rules of :mod:`journals.pipelines.extraction`), the resume middleware (:mod:`journals.resume`) and the
-extensions (:mod:`journals.extensions.health`, :mod:`journals.extensions.crawl_runs`) all fetch the engine of
-:class:`CrawlDatabase` with :func:`crawl_database` instead of opening their own.
+The page cache (:class:`journals.downloadermiddlewares.httpcache.SQLCacheStorage`), the item pipelines
+(:mod:`journals.pipelines.store`, the learned rules of :mod:`journals.pipelines.extraction`), the resume middleware
+(:mod:`journals.spidermiddlewares.resume`) and the extensions (:mod:`journals.extensions.health`,
+:mod:`journals.extensions.crawl_runs`) all fetch the engine of :class:`CrawlDatabase` with :func:`crawl_database`
+instead of opening their own.
 
 Why an extension, and not a pipeline, a middleware or an add-on: Scrapy builds the extensions first, while it applies
 the settings and before the downloader (whose cache middleware builds the cache storage), the spider middlewares and

@@ -78,7 +78,7 @@ from journals.health import (
     regressions,
     trapped,
 )
-from journals.pipelines.adapted import journal_record
+from journals.items.adapted import journal_record
 from journals.store import DatabaseError, database_url
 from journals.store.crawl_history import crawl_since, previous_crawls
 from journals.store.models import utcnow
@@ -102,7 +102,7 @@ class HealthExtension:
         self.margins = margins
         self.max_invalid = max_invalid
         self.max_error_rate = max_error_rate
-        self.previous_span = timedelta(hours=crawler.settings.getfloat("HEALTH_PREVIOUS_CRAWL_HOURS", 24.0))
+        self.previous_span = timedelta(hours=crawler.settings.getfloat("HEALTH_PREVIOUS_CRAWL_HOURS"))
         self.started_at = utcnow()
         self.previous: dict[str, SourceSnapshot] = {}
         self.sources: set[str] = set()
@@ -115,21 +115,21 @@ class HealthExtension:
     def from_crawler(cls, crawler: Crawler) -> HealthExtension:
         """Off when ``HEALTH_ENABLED`` is false or no database is configured."""
         settings = crawler.settings
-        if not settings.getbool("HEALTH_ENABLED", True):
+        if not settings.getbool("HEALTH_ENABLED"):
             raise NotConfigured
         try:
             database_url(settings)
         except DatabaseError as error:
             raise NotConfigured(str(error)) from error
         margins = Margins(
-            coverage=settings.getfloat("HEALTH_COVERAGE_MARGIN", 0.1),
-            completeness=settings.getfloat("HEALTH_COMPLETENESS_MARGIN", 0.1),
+            coverage=settings.getfloat("HEALTH_COVERAGE_MARGIN"),
+            completeness=settings.getfloat("HEALTH_COMPLETENESS_MARGIN"),
         )
         extension = cls(
             crawler,
             margins,
-            max_invalid=settings.getfloat("HEALTH_MAX_INVALID_ITEMS", 0.0),
-            max_error_rate=settings.getfloat("HEALTH_MAX_ERROR_RATE", 0.2),
+            max_invalid=settings.getfloat("HEALTH_MAX_INVALID_ITEMS"),
+            max_error_rate=settings.getfloat("HEALTH_MAX_ERROR_RATE"),
         )
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.request_scheduled, signal=signals.request_scheduled)
@@ -166,7 +166,7 @@ class HealthExtension:
             self.pages[source] += 1
 
     def item_scraped(self, item: Any, response: Any, spider: Any) -> None:
-        """Check a journal record (any item kind, :func:`journals.pipelines.adapted.journal_record`) against the
+        """Check a journal record (any item kind, :func:`journals.items.adapted.journal_record`) against the
         item schema."""
         record = journal_record(item)
         if record is None:

@@ -5,8 +5,8 @@ nothing in Scrapy's stats shows it (``LogStats`` and ``MemoryUsage`` tick rarely
 timer due every ``REACTOR_LAG_INTERVAL`` seconds (default 0.05) notes how late each tick comes.
 
 Settings: ``REACTOR_LAG_ENABLED`` (default False: a measurement, not a production feature), ``REACTOR_LAG_INTERVAL``.
-Stats: ``reactor/max_lag_seconds`` (the longest delay of a tick past its due time), ``reactor/lag_ticks`` (ticks
-seen) and ``reactor/lags_over_half_second`` (ticks more than 0.5 s late: the bar of issue 14, each one logged).
+Stats: ``reactor/max_lag_seconds`` (the longest delay of a tick past its due time), ``reactor/lag_ticks`` (ticks seen)
+and ``reactor/lags_over_half_second`` (ticks more than half a second late, each one logged: what a reader notices).
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ class ReactorLagExtension:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ReactorLagExtension:
         """Off unless ``REACTOR_LAG_ENABLED``."""
-        if not crawler.settings.getbool("REACTOR_LAG_ENABLED", False):
+        if not crawler.settings.getbool("REACTOR_LAG_ENABLED"):
             raise NotConfigured
-        extension = cls(crawler, crawler.settings.getfloat("REACTOR_LAG_INTERVAL", 0.05))
+        extension = cls(crawler, crawler.settings.getfloat("REACTOR_LAG_INTERVAL"))
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension

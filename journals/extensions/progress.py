@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+LIVE_INTERVAL = 2.0
+"""Seconds between redraws on a terminal when ``PROGRESS_INTERVAL`` is unset."""
+LOGGED_INTERVAL = 30.0
+"""Seconds between progress lines in a log when ``PROGRESS_INTERVAL`` is unset."""
+
 
 class ProgressExtension:
     """Feed a :class:`ProgressBoard` from signals and show it every ``interval`` seconds."""
@@ -42,10 +47,13 @@ class ProgressExtension:
     def from_crawler(cls, crawler: Crawler) -> ProgressExtension:
         """Off under scrapyd or when ``PROGRESS_ENABLED`` is false; live only when stderr is a terminal."""
         settings = crawler.settings
-        if not settings.getbool("PROGRESS_ENABLED", True) or os.environ.get("SCRAPY_JOB"):
+        if not settings.getbool("PROGRESS_ENABLED") or os.environ.get("SCRAPY_JOB"):
             raise NotConfigured
         live = sys.stderr.isatty()
-        interval = settings.getfloat("PROGRESS_INTERVAL", 2.0 if live else 30.0)
+        if settings.get("PROGRESS_INTERVAL") is None:  # unset: a terminal is redrawn often, a log written seldom
+            interval = LIVE_INTERVAL if live else LOGGED_INTERVAL
+        else:
+            interval = settings.getfloat("PROGRESS_INTERVAL")
         extension = cls(crawler, sys.stderr, interval, live)
         crawler.signals.connect(extension.response_received, signal=signals.response_received)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)

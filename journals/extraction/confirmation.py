@@ -19,9 +19,9 @@ from urllib.parse import unquote, urlsplit
 
 from rapidfuzz import fuzz
 
-from journals.entries import JOURNAL_WORDS, MINOR_WORDS
 from journals.extraction.extract import Extraction
 from journals.extraction.titles import MAX_TITLE_WORDS, TitleCandidate, name_key
+from journals.pages.entries import JOURNAL_WORDS, MINOR_WORDS
 from journals.vocabulary import load_attributes
 
 TITLE_MATCH = 90.0

@@ -15,6 +15,7 @@ from functools import cache
 
 from lxml import etree
 
+from journals.pages.visibility import is_hidden
 from journals.vocabulary import extraction_phrases, normalise_label
 
 SKIPPED_TAGS = frozenset(
@@ -47,45 +48,7 @@ CONTENT_HEADER_TAGS = frozenset({"header"})
 """Skipped as site chrome, except inside ``main``/``article``, where a ``<header>`` holds the content's heading."""
 NON_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link", "svg", "iframe"})
 """Elements whose text no reader sees as text on the page."""
-HIDING_CLASSES = frozenset(
-    {
-        "hidden",
-        "hide",
-        "d-none",
-        "sr-only",
-        "visually-hidden",
-        "visuallyhidden",
-        "screen-reader-text",
-        "screen-reader-only",
-        "invisible",
-        "element-invisible",
-        "offscreen",
-    }
-)
-"""Class names that hide an element, alone or after a short prefix (``u-visually-hidden``, ``is-hidden``)."""
-_HIDING_STYLE = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.IGNORECASE
-)
 _LOGO_MARKERS = re.compile(r"logo|brand|masthead|site-?(?:name|title)", re.IGNORECASE)
-
-
-def is_hidden(element: etree._Element) -> bool:
-    """Whether ``element`` itself is hidden: inline ``display:none``/``visibility:hidden``, the ``hidden``
-    attribute, ``aria-hidden="true"``, or a hiding class name."""
-    if element.get("hidden") is not None or (element.get("aria-hidden") or "").strip().lower() == "true":
-        return True
-    style = element.get("style")
-    if style and _HIDING_STYLE.search(style):
-        return True
-    classes = element.get("class")
-    return bool(classes) and any(_hiding_class(token.lower()) for token in classes.split())
-
-
-def _hiding_class(token: str) -> bool:
-    if token in HIDING_CLASSES:
-        return True
-    prefix, _, rest = token.partition("-")
-    return bool(rest) and len(prefix) <= 3 and rest in HIDING_CLASSES
 
 
 def _is_logo(h1: etree._Element) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from journals.extraction.values import clean
+from journals.domain.text import clean
 
 TOLERANCE = 1e-6
 

@@ -14,6 +14,7 @@ from typing import NamedTuple, Protocol
 
 from lxml import etree
 
+from journals.domain.parsed import Parsed
 from journals.extraction.content import (
     content_roots,
     first_h1,
@@ -29,10 +30,10 @@ from journals.extraction.locate import Candidate, Locator
 from journals.extraction.structured import SITE_NAME, has_structured_data, is_article_page, structured_values
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
 from journals.extraction.titles import TitleCandidate, agreed_title, title_candidates
-from journals.extraction.values import Parsed, is_site_word, parse_value
+from journals.extraction.values import is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.extraction.year_tables import latest_year_values
-from journals.page import ParsedPage
+from journals.pages.parsed import ParsedPage
 from journals.vocabulary import Attribute, extraction_phrases, load_attributes, normalise_label
 
 PAGE_ORDER = {"home": 0, "metrics": 1}

@@ -19,10 +19,12 @@ from functools import cache
 from lxml import etree
 
 from journals.domain.issn import normalise, valid_matches
+from journals.domain.parsed import Parsed
+from journals.domain.text import clean
 from journals.extraction.content import TextNode, page_text_nodes
 from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate
-from journals.extraction.values import Parsed, clean, parse_organisation
+from journals.extraction.values import parse_organisation
 from journals.extraction.xpaths import rule_parts
 from journals.vocabulary import extraction_phrases, normalise_label
 

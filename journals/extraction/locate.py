@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from lxml import etree
 
 from journals.domain.numbers import YEAR_IN_BRACKETS
+from journals.domain.parsed import Parsed
 from journals.extraction.content import TextNode
 from journals.extraction.labels import LabelHit, LabelMatcher
-from journals.extraction.values import TYPED, Parsed, count_issns, parse_value
+from journals.extraction.values import TYPED, count_issns, parse_value
 from journals.vocabulary import Attribute, normalise_label
 
 MAX_TREE_DISTANCE = 4

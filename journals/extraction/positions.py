@@ -1,11 +1,11 @@
 """Learned rules read by position: the fast path on pages shaped like a page the rules have already read.
 
 A template's rules are XPath expressions anchored on labels, so that a row left out or moved does not shift a
-value onto its neighbour. On a 1.2 kB page, evaluating them (1–2 µs each in libxml2) and naming the page's
-template (8 µs) cost twice the page's parse. Once the rules have read a page, where they landed is known: a
-chain of child positions from the root to each label and value. :func:`compile_reader` turns those chains into
-a :class:`PositionalReader`, which reads a later page by walking the same chains (about 30 ns a step in lxml)
-and checking, on the way, the shape it relies on:
+value onto its neighbour. On a small page, evaluating them and naming the page's template cost more than the
+page's parse. Once the rules have read a page, where they landed is known: a chain of child positions from the
+root to each label and value. :func:`compile_reader` turns those chains into a :class:`PositionalReader`, which
+reads a later page by walking the same chains (a step is far cheaper than an XPath) and checking, on the way, the
+shape it relies on:
 
 - every element on a chain has the child count it had (a row added or left out anywhere on the way fails);
 - every element the rule names by tag (a label's ``dt``, the title's ``h1``) has that tag, and every label its

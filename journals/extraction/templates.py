@@ -15,10 +15,11 @@ from itertools import islice
 
 from lxml import etree
 
-from journals.extraction.content import first_h1, is_hidden, title_region
+from journals.extraction.content import first_h1, title_region
 from journals.extraction.positions import AUDIT_EVERY, PositionalReader, compile_reader
 from journals.extraction.values import PARSERS, ValueParser
 from journals.extraction.xpaths import reads_last
+from journals.pages.visibility import is_hidden
 from journals.vocabulary import load_attributes
 
 LEARNING_PAGES = 5

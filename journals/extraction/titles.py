@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from journals.entries import JOURNAL_WORDS
-from journals.extraction.content import is_hidden, page_text_nodes
+from journals.extraction.content import page_text_nodes
 from journals.extraction.structured import is_article_page
 from journals.extraction.values import parse_title
+from journals.pages.entries import JOURNAL_WORDS
+from journals.pages.visibility import is_hidden
 
 KIND_PRIORITY = ("listing", "meta", "logo", "title", "heading", "site_name")
 """Kinds of place, most trusted first: which name wins a tie."""

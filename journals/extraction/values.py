@@ -7,75 +7,27 @@ and None when it does not: that is how a label's neighbour is accepted or reject
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from functools import cache
-from typing import NamedTuple
 
-from journals.domain.issn import ISSN, check_ok, normalise, valid_matches
-from journals.domain.no_value import AROUND, NO_VALUE_KEYS, NO_VALUE_START
+from journals.domain.issn import parse_issn, valid_matches
+from journals.domain.no_value import is_null_cleaned
 from journals.domain.numbers import PLAIN_NUMBER, is_year, number_tokens, to_float
+from journals.domain.parsed import Parsed, null_first
+from journals.domain.text import clean
 from journals.vocabulary import extraction_phrases
-
-
-class Parsed(NamedTuple):
-    """A parsed value and the raw text it was read from (a named tuple: one is made per value on every page)."""
-
-    value: object
-    raw: str
-
 
 ValueParser = Callable[[str, bool], Parsed | None]
 """``parser(text, last)``: the first (or, with ``last``, the last) value of its type in ``text``."""
 
-_PLAIN_AROUND = " :;,/|·\t\r\n"
-"""What may sit around a lone value in a cell or after a label ("ISSN: 1234-5678")."""
 _NAME = re.compile(r"^[^\W\d_][\w.'’\- ,&()·]*$")  # "·": Catalan l·l (Marcel·lí), NFKC of Ŀ
 _TRUE_WORDS = ("open access", "gold open access", "fully open access", "oa", "yes", "true", "free access")
 _FALSE_WORDS = ("subscription", "hybrid", "no", "false", "closed", "subscription-based", "paywalled")
 
 
-def clean(text: str) -> str:
-    """``text`` with Unicode compatibility forms folded and whitespace collapsed."""
-    if text.isascii():  # NFKC leaves ASCII as it is
-        return " ".join(text.split())
-    return " ".join(unicodedata.normalize("NFKC", text).split())
-
-
-def is_null_text(text: str) -> bool:
-    """Whether ``text`` is how sites write a missing value ("n/a", "TBA", a dash…: :mod:`journals.domain.no_value`)."""
-    return _is_null_cleaned(clean(text))
-
-
-def _is_null_cleaned(cleaned: str) -> bool:
-    """:func:`is_null_text` of a text already :func:`clean` (cleaning twice changes nothing)."""
-    return cleaned.strip(AROUND).casefold() in NO_VALUE_KEYS
-
-
 def count_issns(text: str) -> int:
     """How many valid ISSNs ``text`` holds."""
     return sum(1 for _ in valid_matches(text))
-
-
-def _null_first(text: str) -> Parsed | None:
-    if is_null_text(text):
-        return Parsed(None, clean(text))
-    match = NO_VALUE_START.match(text)
-    return Parsed(None, match[1]) if match else None
-
-
-def parse_issn(text: str, last: bool = False) -> Parsed | None:
-    """An ISSN as ``NNNN-NNNC`` (``15384357`` accepted), check digit validated; "n/a" is a null value."""
-    alone = text.strip(_PLAIN_AROUND)
-    if len(alone) == 9 and alone[4] == "-" and ISSN.fullmatch(alone) and check_ok(alone[:4] + alone[5:]):
-        return Parsed(alone.upper(), alone)  # the one ISSN of the text, as the general case below reads it
-    found = list(valid_matches(text))
-    if not found:
-        return None if last else _null_first(text)
-    match = found[-1] if last else found[0]
-    if not last and (null := _null_first(text[: match.start()])) is not None:
-        return null
-    return Parsed(normalise(match), match[0])
 
 
 def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
@@ -88,10 +40,10 @@ def _parse_number(text: str, last: bool, decimal_comma: bool) -> Parsed | None:
     if len(tokens) > 1:
         tokens = [m for m in tokens if not is_year(m[0].strip())] or tokens
     if not tokens:
-        return None if last else _null_first(text)
+        return None if last else null_first(text)
     match = tokens[-1] if last else tokens[0]
     if not last:
-        null = _null_first(text[: match.start()])
+        null = null_first(text[: match.start()])
         if null is not None:
             return null
     raw = match[0].strip()
@@ -123,7 +75,7 @@ def parse_percent(text: str, last: bool = False) -> Parsed | None:
     """A percentage ("23%", "23 %") as a number of percent."""
     match = re.search(r"(\d+(?:[.,]\d+)?)\s*%", text)
     if match is None:
-        return None if last else _null_first(text)
+        return None if last else null_first(text)
     return Parsed(to_float(match[1], decimal_comma=True), match[0])
 
 
@@ -131,7 +83,7 @@ def parse_days(text: str, last: bool = False) -> Parsed | None:
     """A duration in days ("28 days"; weeks are converted)."""
     match = re.search(r"(\d+(?:[.,]\d+)?)\s*(days?|d\b|weeks?)", text, re.IGNORECASE)
     if match is None:
-        return None if last else _null_first(text)
+        return None if last else null_first(text)
     days = to_float(match[1], decimal_comma=True) * (7 if match[2].lower().startswith("week") else 1)
     return Parsed(int(days) if days.is_integer() else days, match[0])
 
@@ -142,7 +94,7 @@ def parse_money(text: str, last: bool = False) -> Parsed | None:
         r"(?:[€$£¥]|\b(?:USD|EUR|GBP|CHF|JPY)\b)?\s*(\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d\d)?|\d+(?:[.,]\d\d)?)", text
     )
     if match is None or not re.search(r"[€$£¥]|USD|EUR|GBP|CHF|JPY|\d{3}", match[0]):
-        return None if last else _null_first(text)
+        return None if last else null_first(text)
     amount = to_float(match[1], decimal_comma=False)
     return Parsed(int(amount) if amount.is_integer() else amount, match[0].strip())
 
@@ -155,7 +107,7 @@ def parse_boolean(text: str, last: bool = False) -> Parsed | None:
         return Parsed(True, cleaned)
     if folded in _FALSE_WORDS:
         return Parsed(False, cleaned)
-    return Parsed(None, cleaned) if _is_null_cleaned(cleaned) else None
+    return Parsed(None, cleaned) if is_null_cleaned(cleaned) else None
 
 
 @cache
@@ -169,7 +121,7 @@ def parse_name(text: str, last: bool = False) -> Parsed | None:
     """A person's name or names as shown: letters, no digits, no label punctuation, no menu words
     ("Editorial Board", "View all": the vocabulary's ``not_names``)."""
     value = clean(text).strip(" :;,")
-    if _is_null_cleaned(value):
+    if is_null_cleaned(value):
         return Parsed(None, value)
     if not value or len(value) > 120 or not _NAME.match(value) or ":" in value:
         return None
@@ -203,7 +155,7 @@ def _has_phrase(text: str, name: str) -> bool:
 def parse_text(text: str, last: bool = False) -> Parsed | None:
     """A short free text (title, subject, publisher)."""
     value = clean(text).strip(" :;,")
-    if _is_null_cleaned(value):
+    if is_null_cleaned(value):
         return Parsed(None, value)
     if not value or len(value) > 200 or not any(c.isalpha() for c in value):
         return None
@@ -260,7 +212,7 @@ def _site_words() -> frozenset[str]:
 def parse_title(text: str, last: bool = False) -> Parsed | None:
     """A journal's title (:func:`journal_name` of the text); None when nothing but issue, date or site words."""
     cleaned = clean(text).strip(" :;,")
-    if _is_null_cleaned(cleaned):
+    if is_null_cleaned(cleaned):
         return Parsed(None, cleaned)
     value = journal_name(cleaned)
     if not value or len(value) > 200 or not any(c.isalpha() for c in value):
@@ -308,7 +260,7 @@ def parse_organisation(text: str, last: bool = False) -> Parsed | None:
     Limited", "Copyright © 2012 Elsevier B.V. All rights reserved" → "Elsevier B.V."; an article's authors
     ("© 2019 Zhang et al.", "The Author(s)") are no publisher."""
     cleaned = clean(text)
-    if _is_null_cleaned(cleaned.strip(" :;,")):
+    if is_null_cleaned(cleaned.strip(" :;,")):
         return Parsed(None, cleaned.strip(" :;,"))
     value = _COPYRIGHT_START.sub("", cleaned.strip(" :;,"), count=1)
     if (end := _HOLDER_END.search(value)) is not None:

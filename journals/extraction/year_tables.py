@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from journals.extraction.content import is_hidden
+from journals.domain.parsed import Parsed
 from journals.extraction.labels import LabelMatcher, default_matcher
-from journals.extraction.values import Parsed, parse_value
+from journals.extraction.values import parse_value
+from journals.pages.visibility import is_hidden
 from journals.vocabulary import load_attributes
 
 YEAR_CELL = re.compile(r"^\s*((?:19|20)\d\d)\s*$")

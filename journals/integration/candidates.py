@@ -21,7 +21,7 @@ from lxml import etree
 from journals.domain.no_value import is_missing
 from journals.domain.numbers import find_year, parse_numbers
 from journals.integration.model import NUMBER, STRING, Observation, PhysicalAttribute
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 from journals.vocabulary import label_key, normalise_label
 
 TEMPLATE_SIMILARITY = 0.85
@@ -60,7 +60,7 @@ class _TextLeaves:
 
 
 def _parse(page: CachedJournalPage) -> _TextLeaves | None:
-    """The page parsed as the crawl parses it (:func:`journals.page.parse_html`), its junk dropped."""
+    """The page parsed as the crawl parses it (:func:`journals.pages.parsed.parse_html`), its junk dropped."""
     root = parse_html(page.html)
     if root is None:
         return None

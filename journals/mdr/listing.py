@@ -12,15 +12,15 @@ from lxml import etree
 from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree
-from journals.page import ParsedPage, as_parsed
-from journals.pagecap import ELEMENT_TAG
-from journals.scope import route_of
+from journals.pages.caps import ELEMENT_TAG
+from journals.pages.parsed import ParsedPage, as_parsed
+from journals.pages.scope import route_of
 
 _SPACES = re.compile(r"\s+")
 
 
 def link_key(url: str) -> str:
-    """A URL compared loosely: no fragment (but a script's route, :func:`journals.scope.route_of`), no scheme, no
+    """A URL compared loosely: no fragment (but a script's route, :func:`journals.pages.scope.route_of`), no scheme, no
     trailing slash."""
     if "#" in url and not route_of(url):  # urldefrag leaves a URL without one as it is (and parses it twice)
         url = urldefrag(url)[0]
@@ -65,8 +65,8 @@ text) pairs.
 
 Plain tuples of strings, not dicts or named tuples: a wide listing has tens of thousands of entries, and the
 pipeline keeps the indexes of many listings. Python's collector stops tracking exact tuples that hold only strings,
-so a kept index costs the collector's full passes nothing; a dict or a named tuple per entry cost each pass a visit
-(on six wide listings, passes of 0.2 to 0.7 s that held the reactor) and three times the memory."""
+so a kept index costs the collector's full passes nothing; a dict or a named tuple per entry costs each pass a
+visit (on wide listings, passes long enough to hold the reactor) and several times the memory."""
 
 
 def entry_as_dict(entry: ListingEntry) -> dict[str, Any]:
@@ -151,7 +151,7 @@ def index_listing(
     """Mine a listing page and index each record's anchors: title, absolute link, ISSNs, XPaths.
 
     ``page`` is the listing's parsed page (the spider's, when still kept), or its HTML. Only the page's first
-    ``max_nodes`` elements are mined: a wider page is mined on the tree of its prefix (:mod:`journals.pagecap`),
+    ``max_nodes`` elements are mined: a wider page is mined on the tree of its prefix (:mod:`journals.pages.caps`),
     and the index says how many were left (:attr:`ListingIndex.truncated_nodes`). A spider reading the first
     ``MAX_ANCHORS_PER_PAGE`` anchors finds its journals in that part of a wide page (an anchor and its row are two
     or three elements), and mining costs the prefix's time and memory.

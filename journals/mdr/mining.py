@@ -12,8 +12,8 @@ from journals.gc_pause import cyclic_gc_paused
 from journals.mdr.records import may_split, region_records
 from journals.mdr.regions import Region, find_all_regions
 from journals.mdr.tagtree import TagTree
-from journals.page import ParsedPage, as_parsed, parse_html
-from journals.pagecap import ELEMENT_TAG, page_prefix
+from journals.pages.caps import ELEMENT_TAG, page_prefix
+from journals.pages.parsed import ParsedPage, as_parsed, parse_html
 
 DEFAULT_MAX_NODE_LENGTH = 10
 """K: most nodes in a generalized node (the paper's value; the project setting is ``MDR_MAX_NODE_LENGTH``)."""
@@ -21,8 +21,9 @@ DEFAULT_THRESHOLD = 0.3
 """T: most normalised edit distance between similar GNs (the project setting is ``MDR_THRESHOLD``)."""
 DEFAULT_MAX_NODES = 40_000
 """Elements of a listing page mined, the first in document order (the project setting is ``MDR_MAX_NODES``):
-nearly four times the largest real list saved (10,356) and eight times the largest labelled page; a listing of
-200,000 anchors (400,000 elements) took over 600 MB and 20 s, 40,000 of its elements take about 50 MB and 2 s."""
+well above the largest real list saved and the largest labelled page, and a tenth of what a listing of 200,000
+anchors holds, whose whole mining would take too much memory and time (docs/ARCHITECTURE.md, "Measurements behind
+the design")."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class DataRecord:
 
     xpaths: list[str]
     """Absolute XPaths of the record's elements, in document order, as ``getroottree().getpath()`` gives
-    them on the page's one tree (:class:`journals.page.ParsedPage`), the unmodified page's."""
+    them on the page's one tree (:class:`journals.pages.parsed.ParsedPage`), the unmodified page's."""
     text: str
     """The record's visible text, whitespace collapsed."""
 

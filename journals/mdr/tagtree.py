@@ -1,6 +1,6 @@
 """The tag tree MDR works on: the page's elements in preorder, without scripts, styles, comments or PIs.
 
-It is built on the page's one tree (:class:`journals.page.ParsedPage`), whose XPaths the extraction reads.
+It is built on the page's one tree (:class:`journals.pages.parsed.ParsedPage`), whose XPaths the extraction reads.
 
 Nodes are numbered in preorder, so the tag string of a node's subtree, and of any run of adjacent siblings,
 is one contiguous slice of a single page-wide string with one character per start tag. No recursion

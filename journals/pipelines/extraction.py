@@ -22,9 +22,8 @@ from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.confirmation import confirmation
 from journals.extraction.listing import add_listing_values
 from journals.items import JournalItem, JournalPages
-from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
+from journals.items.adapted import journal_pages
 from journals.mdr.mining import MainRegions
-from journals.pipelines.adapted import journal_pages
 from journals.store import load_rules, save_rules
 from journals.vocabulary import load_attributes
 
@@ -34,7 +33,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from sqlalchemy import Engine
 
-    from journals.page import ParsedPage
+    from journals.pages.parsed import ParsedPage
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -77,7 +76,7 @@ def unchanged_since_last_crawl(item: JournalPages, settings: BaseSettings) -> bo
 
     Off by default: an offline replay from the cache exists precisely to re-extract every page.
     """
-    if settings.getbool("EXTRACT_UNCHANGED_PAGES", True):
+    if settings.getbool("EXTRACT_UNCHANGED_PAGES"):
         return False
     journal_pages = [page for page in item.pages if page.role != "listing"]
     return bool(journal_pages) and all(page.from_cache for page in journal_pages)
@@ -87,9 +86,9 @@ class ExtractionPipeline:
     """Extract a journal's attributes from its pages; other items pass through.
 
     A journal's pages arrive parsed: the spider parsed each in its analysis thread and keeps it by URL (its
-    ``parsed_pages``, :class:`~journals.page.RecentPages`); the item carries only their text, and a page no longer
-    kept is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules stay
-    single-threaded (loading them in, reading and learning pages, taking the changed ones all happen there), and a
+    ``parsed_pages``, :class:`~journals.pages.parsed.RecentPages`); the item carries only their text, and a page no
+    longer kept is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules
+    stay single-threaded (loading them in, reading and learning pages, taking the changed ones all happen there), and a
     page learned by its labels is mined by MDR for its main regions (:class:`~journals.mdr.mining.MainRegions`,
     settings ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_MAIN_REGIONS``, ``MDR_MAX_NODES``) there too, only
     then. Loading and saving rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps
@@ -124,18 +123,18 @@ class ExtractionPipeline:
         settings say."""
         settings = crawler.settings
         regions = MainRegions(
-            k=settings.getint("MDR_MAX_NODE_LENGTH", DEFAULT_MAX_NODE_LENGTH),
-            threshold=settings.getfloat("MDR_THRESHOLD", DEFAULT_THRESHOLD),
-            count=settings.getint("MDR_MAIN_REGIONS", 3),
-            max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
+            k=settings.getint("MDR_MAX_NODE_LENGTH"),
+            threshold=settings.getfloat("MDR_THRESHOLD"),
+            count=settings.getint("MDR_MAIN_REGIONS"),
+            max_nodes=settings.getint("MDR_MAX_NODES"),
         )
-        if not settings.getbool("EXTRACTION_RULES_PERSIST", True):
+        if not settings.getbool("EXTRACTION_RULES_PERSIST"):
             return cls(crawler=crawler, main_regions=regions)
         return cls(SQLRuleStore(crawl_database(crawler).engine), crawler, regions)
 
     async def process_item(self, item: Any) -> Any:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a journal's pages (a
-        :class:`JournalPages`, or any item kind with its fields: :mod:`journals.pipelines.adapted`)."""
+        :class:`JournalPages`, or any item kind with its fields: :mod:`journals.items.adapted`)."""
         journal = journal_pages(item)
         if journal is None:
             return item
@@ -165,7 +164,7 @@ class ExtractionPipeline:
         (:func:`~journals.extraction.confirmation.confirmation`), unless ``CONFIRM_JOURNAL_PAGES`` is off: counted in
         ``journals/unconfirmed`` and per source, the source's first one logged with its entry and URL, a few kept for
         the closing summary; the evidence of the others is counted by kind (``journals/confirmed_by/KIND``)."""
-        if self.crawler is None or not self.crawler.settings.getbool("CONFIRM_JOURNAL_PAGES", True):
+        if self.crawler is None or not self.crawler.settings.getbool("CONFIRM_JOURNAL_PAGES"):
             return
         entry = item.listing_record.get("title") or item.listing_title
         evidence = confirmation(extraction, extraction.title_candidates, entry, item.url)

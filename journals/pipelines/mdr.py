@@ -14,12 +14,12 @@ from typing import Any
 
 from scrapy.crawler import Crawler
 
-from journals.cache import cached_page_text
-from journals.listings import RecentListings
-from journals.mdr import DEFAULT_MAX_NODES
+from journals.downloadermiddlewares.httpcache import cached_page_text
+from journals.items.adapted import journal_pages
+from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.mdr.listing import ListingIndex, index_listing
-from journals.page import ParsedPage
-from journals.pipelines.adapted import journal_pages
+from journals.pages.listings import RecentListings
+from journals.pages.parsed import ParsedPage
 
 logger = logging.getLogger(__name__)
 
@@ -27,21 +27,21 @@ logger = logging.getLogger(__name__)
 class MDRPipeline:
     """Fill ``listing_record`` of :class:`JournalPages` items; other items pass through.
 
-    Listings, the widest pages, are mined one at a time in a thread of their own (each can take some 50 MB at its
-    peak), so the crawl never waits on it. An item names its listing page by URL: the page is the one the spider
-    parsed (its ``parsed_pages``) while kept, else its HTML from the spider's
-    :class:`~journals.listings.RecentListings` (``recent_listings``), else from the page cache (a resumed or
-    distributed crawl); a listing found in none gives no record (counted as ``mdr/listing_unavailable``). A listing
-    page is shared by every journal it lists: it is mined once, and the result kept in an LRU of
-    ``MDR_LISTING_CACHE_SIZE`` listings (concurrent items of one listing await the same mining task). The tree the
-    spider's analysis thread parsed is only read here, in the listing thread, once the spider is done with it.
+    Listings, the widest pages, are mined one at a time in a thread of their own (mining is the widest page's costliest
+    step, in memory too), so the crawl never waits on it. An item names its listing page by URL: the page is the one the
+    spider parsed (its ``parsed_pages``) while kept, else its HTML from the spider's
+    :class:`~journals.pages.listings.RecentListings` (``recent_listings``), else from the page cache (a resumed or
+    distributed crawl); a listing found in none gives no record (counted as ``mdr/listing_unavailable``). A listing page
+    is shared by every journal it lists: it is mined once, and the result kept in an LRU of ``MDR_LISTING_CACHE_SIZE``
+    listings (concurrent items of one listing await the same mining task). The tree the spider's analysis thread parsed
+    is only read here, in the listing thread, once the spider is done with it.
     Needs the asyncio reactor.
     """
 
     def __init__(
         self,
-        k: int = 10,
-        threshold: float = 0.3,
+        k: int = DEFAULT_MAX_NODE_LENGTH,
+        threshold: float = DEFAULT_THRESHOLD,
         cache_size: int = 64,
         *,
         max_nodes: int = DEFAULT_MAX_NODES,
@@ -64,15 +64,15 @@ class MDRPipeline:
         """Read ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_LISTING_CACHE_SIZE``, ``MDR_MAX_NODES``."""
         settings = crawler.settings
         return cls(
-            k=settings.getint("MDR_MAX_NODE_LENGTH", 10),
-            threshold=settings.getfloat("MDR_THRESHOLD", 0.3),
-            cache_size=settings.getint("MDR_LISTING_CACHE_SIZE", 64),
-            max_nodes=settings.getint("MDR_MAX_NODES", DEFAULT_MAX_NODES),
+            k=settings.getint("MDR_MAX_NODE_LENGTH"),
+            threshold=settings.getfloat("MDR_THRESHOLD"),
+            cache_size=settings.getint("MDR_LISTING_CACHE_SIZE"),
+            max_nodes=settings.getint("MDR_MAX_NODES"),
             crawler=crawler,
         )
 
     async def process_item(self, item: Any) -> Any:
-        """Read the journal's record off its listing page (any item kind, :mod:`journals.pipelines.adapted`); return
+        """Read the journal's record off its listing page (any item kind, :mod:`journals.items.adapted`); return
         it as a :class:`JournalPages`."""
         journal = journal_pages(item)
         if journal is None:

@@ -16,10 +16,10 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 
-from journals.commits import CommitLedger
 from journals.extensions.database import crawl_database
 from journals.items import JournalItem
-from journals.pipelines.adapted import journal_record
+from journals.items.adapted import journal_record
+from journals.scheduler.commits import CommitLedger
 from journals.store import Duplicate, WriteResult, write_journals
 from journals.store.journal_keys import backfill_journal_keys
 from journals.store.models import utcnow
@@ -40,7 +40,7 @@ DUPLICATES_STAT = "journals/duplicate_journals"
 class SQLStorePipeline:
     """Store every journal record through :func:`journals.store.write_journals`: a
     :class:`~journals.items.JournalItem`, or any item kind with its fields (a dict, a ``scrapy.Item``…, read through
-    ``itemadapter``: :func:`journals.pipelines.adapted.journal_record`).
+    ``itemadapter``: :func:`journals.items.adapted.journal_record`).
 
     Items are buffered and written ``DATABASE_BATCH_SIZE`` at a time in a worker thread; the item that fills a
     batch waits for the write, which slows the crawl down to the database's pace. Other items pass through
@@ -84,7 +84,7 @@ class SQLStorePipeline:
         self.refused_items: list[JournalItem] = []
         self.failed = False
         self.commits = CommitLedger()
-        """The acknowledgements of committed records (:mod:`journals.commits`)."""
+        """The acknowledgements of committed records (:mod:`journals.scheduler.commits`)."""
         self._numbers: dict[int, int] = {}
         """``id(record)`` → its number in :attr:`commits`, for the records buffered and not settled."""
         self._idle_flush: Deferred[None] | None = None
@@ -101,10 +101,10 @@ class SQLStorePipeline:
         crawl_database(crawler)
         pipeline = cls(
             crawler,
-            batch_size=settings.getint("DATABASE_BATCH_SIZE", 200),
-            write_attempts=settings.getint("DATABASE_WRITE_ATTEMPTS", 4),
-            retry_delay=settings.getfloat("DATABASE_RETRY_DELAY", 1.0),
-            unsaved_dir=settings.get("DATABASE_UNSAVED_DIR", "."),
+            batch_size=settings.getint("DATABASE_BATCH_SIZE"),
+            write_attempts=settings.getint("DATABASE_WRITE_ATTEMPTS"),
+            retry_delay=settings.getfloat("DATABASE_RETRY_DELAY"),
+            unsaved_dir=settings.get("DATABASE_UNSAVED_DIR"),
         )
         crawler.signals.connect(pipeline.spider_idle, signal=signals.spider_idle)
         return pipeline

@@ -17,7 +17,8 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import NamedTuple
+from io import BufferedIOBase
+from typing import Any, NamedTuple, cast
 from urllib.parse import unquote, urlsplit
 
 from journals.replay.pages import SavedPage, is_robots_url, url_key
@@ -93,7 +94,7 @@ class ReplayServer(ThreadingHTTPServer):
     @property
     def proxy_url(self) -> str:
         """``http://127.0.0.1:PORT``: the value for ``http_proxy`` and ``https_proxy``."""
-        host, port = self.server_address[:2]
+        host, port = cast("tuple[str, int]", self.server_address[:2])
         return f"http://{host}:{port}"
 
     @property
@@ -118,7 +119,7 @@ class ReplayServer(ThreadingHTTPServer):
         if self.on_request is not None:
             self.on_request(url)
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(self, request: Any, client_address: Any) -> None:
         """A client hanging up, mid-request or mid-handshake, is expected; anything else is reported."""
         if not isinstance(sys.exc_info()[1], ConnectionError | ssl.SSLError | TimeoutError):
             super().handle_error(request, client_address)
@@ -156,7 +157,7 @@ class _ProxyHandler(BaseHTTPRequestHandler):
             return
         # The GETs inside the tunnel are read by BaseHTTPRequestHandler's own loop, now over TLS.
         self.connection = tls
-        self.rfile = tls.makefile("rb", self.rbufsize)
+        self.rfile = cast(BufferedIOBase, tls.makefile("rb", self.rbufsize))
         self.wfile = tls.makefile("wb")
         self.tunnel = host.lower() if port == "443" else f"{host.lower()}:{port}"
         self.close_connection = False

@@ -1,6 +1,6 @@
 """The generic A–Z spider: start page → letters → paginated listings → journal page → metrics hop.
 
-It uses no site-specific XPath: :mod:`journals.navigation` classifies each page's anchors. It yields one
+It uses no site-specific XPath: :mod:`journals.pages.navigation` classifies each page's anchors. It yields one
 :class:`~journals.items.JournalPages` per journal, holding the pages that matter; the item pipelines extract.
 """
 
@@ -20,18 +20,17 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
 from scrapy.settings import SETTINGS_PRIORITIES
 
-from journals.browser import RENDERING_FAILED, reader_actions, rendering_meta, was_rendered
-from journals.cache import cached_page_text
-from journals.decoding import looks_binary
-from journals.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
+from journals.downloadermiddlewares.httpcache import cached_page_text
+from journals.downloadermiddlewares.redirect import REDIRECT_LOOP
+from journals.downloadermiddlewares.rendering import RENDERING_FAILED, reader_actions, rendering_meta, was_rendered
 from journals.health import START_FAILED_STATS, TRAPS_STATS
 from journals.items import FetchedPage, JournalPages
-from journals.listings import DEFAULT_MAX_CHARS, RecentListings
-from journals.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
-from journals.page import MAX_DEPTH, ParsedPage, RecentPages
-from journals.redirect import REDIRECT_LOOP
-from journals.rendering import ScriptSigns, journal_facts, names_journal_data, script_signs
-from journals.scope import (
+from journals.pages.decoding import looks_binary
+from journals.pages.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
+from journals.pages.listings import DEFAULT_MAX_CHARS, RecentListings
+from journals.pages.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks, is_about, metrics_links, page_links
+from journals.pages.parsed import MAX_DEPTH, ParsedPage, RecentPages
+from journals.pages.scope import (
     Origin,
     SiteScope,
     canonical_url,
@@ -40,6 +39,7 @@ from journals.scope import (
     on_public_web,
     redact_url,
 )
+from journals.pages.script_signs import ScriptSigns, journal_facts, names_journal_data, script_signs
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -64,7 +64,7 @@ SIGNS_WITHOUT_MEANING = 5
 are taken to mean nothing (its pages are read as served, without looking for their data again)."""
 REDIRECT_FAILURES = {"max redirections reached": "too_many_redirects", REDIRECT_LOOP: "redirect_loop"}
 """The reasons of the ``IgnoreRequest`` of a page lost to redirects (past ``REDIRECT_MAX_TIMES``, or a loop:
-:mod:`journals.redirect`), by the cause its failed page is counted under."""
+:mod:`journals.downloadermiddlewares.redirect`), by the cause its failed page is counted under."""
 PROBES_TO_DECIDE = 2
 """Probes of a role that gain nothing from rendering after which the source's pages of that role are read as
 served (one that gains decides at once that they are rendered)."""
@@ -72,7 +72,7 @@ PROBE_WAIT_SECONDS = 120
 """Seconds an unfinished page waits for its role's probes to end before it is read as served."""
 PROBE_META = "journals_probe"
 """Request meta of a page rendered as a probe: the journal data its served HTML named
-(:func:`~journals.rendering.journal_facts`), which its rendering is compared with."""
+(:func:`~journals.pages.script_signs.journal_facts`), which its rendering is compared with."""
 RENDER_FAILURES_TO_STOP = 3
 """Pages of a source the browser fails on in a row after which the source is no longer rendered (the browser cannot
 start or keeps crashing, or the site refuses it; a render that timed out is retried and does not count): each
@@ -81,7 +81,7 @@ LISTING_MIN_ENTRIES = 5
 """Entries a page linked as a journal must list, with no journal data of its own, to be read as a listing."""
 SHORT_LISTING_SCORE = 0.8
 """A shorter list in the page's content (a subject area with one journal) makes it a listing when its entries score
-this much on average as journal entries (:func:`~journals.entries.anchor_score`: a title-case name scores 0.6 or
+this much on average as journal entries (:func:`~journals.pages.entries.anchor_score`: a title-case name scores 0.6 or
 0.7, 1.4 with a journal word, 0.3 more under a ``/journal/`` path or beside an ISSN)."""
 RENDER_MODES = ("auto", "browser", "never")
 """When pages are rendered in the browser: those that need it (detected), every page of the source, none."""
@@ -106,7 +106,8 @@ def read_page(
     links: LinksRead = "all",
     signs: bool = False,
 ) -> ReadPage:
-    """A page decoded and parsed (:class:`~journals.page.ParsedPage`), its links (the first ``max_anchors``: all of
+    """A page decoded and parsed (:class:`~journals.pages.parsed.ParsedPage`), its links (the first ``max_anchors``:
+    all of
     them, a journal page's metrics hops alone, or none), and, given a site's listing ``memory`` (read and updated),
     its journal list; with ``signs``, a journal or metrics page's signs of being script-built, read in the same
     pass (an index page's, which count its script letters, are read only when it gives nothing). Pure; the spider
@@ -255,14 +256,15 @@ class PublisherSpider(scrapy.Spider):
 
     Rendering (``auto``): a page whose served HTML lacks what the crawl came for (letters or a journal list on an
     index page, an ISSN or a metric on a journal page) and shows the signs of a script-built page
-    (:func:`~journals.rendering.script_signs`) is requested again in the browser (:mod:`journals.browser`), its
+    (:func:`~journals.pages.script_signs.script_signs`) is requested again in the browser
+    (:mod:`journals.downloadermiddlewares.rendering`), its
     script letters clicked when it has some; from then on every page of that role (:data:`PageRole`) of the
     source is requested in the browser at once. Counted in ``journals/rendering/*``.
 
     Pages are analysed (decoded, their links classified, their journal list found) in one worker thread, one page
     at a time: a page of 200,000 anchors never blocks the reactor, and only one such page is analysed at once;
     only its first ``MAX_ANCHORS_PER_PAGE`` anchors are (logged and counted in ``journals/anchors_over_cap``).
-    Every URL is requested in its :func:`~journals.scope.canonical_url` form, once. A journal's request names its
+    Every URL is requested in its :func:`~journals.pages.scope.canonical_url` form, once. A journal's request names its
     listing page by URL (kept in :attr:`recent_listings` and the page cache), never carries a copy of it.
 
     Bounds (:class:`CrawlBounds`): requests per source, letter nesting, listing pages per letter. A listing page
@@ -299,7 +301,7 @@ class PublisherSpider(scrapy.Spider):
         """The listing pages journal requests refer to (the MDR pipeline reads them)."""
         self.parsed_pages = RecentPages(DEFAULT_PARSED_PAGES_CHARS)
         """The pages this spider parsed, by URL, for the pipelines to read rather than parse again (see
-        :class:`~journals.page.RecentPages`): journal and metrics pages, and listing pages."""
+        :class:`~journals.pages.parsed.RecentPages`): journal and metrics pages, and listing pages."""
         self._awaiting_metrics: dict[str, FetchedPage] = {}
         """Journal pages whose metrics hop is on its way, by URL."""
         self.bounds = CrawlBounds()
@@ -329,7 +331,7 @@ class PublisherSpider(scrapy.Spider):
         return spider
 
     def apply_public_site_settings(self, settings: BaseSettings) -> None:
-        """A crawl of a site on the public web (:func:`~journals.scope.on_public_web`) runs politely: the setting
+        """A crawl of a site on the public web (:func:`~journals.pages.scope.on_public_web`) runs politely: the setting
         ``PUBLIC_SITE_SETTINGS`` (a delay, two requests per site at once, AutoThrottle) replaces the project's
         defaults at the spider's priority, so that a value chosen with ``-s`` or a settings module still wins. A
         crawl of the sandbox, on 127.0.0.1, keeps the defaults. Warns once when the user agent names no contact
@@ -379,7 +381,8 @@ class PublisherSpider(scrapy.Spider):
         return []
 
     def request_in_scope(self, request: scrapy.Request) -> bool:
-        """Whether ``request`` may be sent (:class:`journals.offsite.ScopeMiddleware` asks, for every request,
+        """Whether ``request`` may be sent (:class:`journals.downloadermiddlewares.offsite.ScopeMiddleware` asks, for
+        every request,
         redirect and meta refresh): on its source's site, or on the origin of the listed journal it was made
         for. A request of no source (robots.txt) may go to any source's site. A start page may redirect
         anywhere (a publisher moving its list to another host; its address is still checked): where it lands is
@@ -504,7 +507,8 @@ class PublisherSpider(scrapy.Spider):
         return True
 
     def wants_rendering(self, request: scrapy.Request) -> bool:
-        """Whether ``request`` is to be rendered in the browser (asked by :class:`journals.browser.RenderingMiddleware`
+        """Whether ``request`` is to be rendered in the browser (asked by
+        :class:`journals.downloadermiddlewares.rendering.RenderingMiddleware`
         as it is about to be downloaded, so a request made before its source's pages of its role were found
         script-built is rendered too): every page with ``render=browser``, with ``auto`` the pages of a role
         (meta ``page_role``) its source builds with scripts."""
@@ -514,7 +518,8 @@ class PublisherSpider(scrapy.Spider):
         return self.render_mode == "browser" or request.meta.get("page_role") in state.rendered_roles
 
     def note_rendering(self, request: scrapy.Request, *, failed: bool) -> None:
-        """Told by :class:`journals.browser.RenderingMiddleware` whether the browser rendered ``request`` or failed
+        """Told by :class:`journals.downloadermiddlewares.rendering.RenderingMiddleware` whether the browser rendered
+        ``request`` or failed
         on it (the page is then fetched as served). After :data:`RENDER_FAILURES_TO_STOP` failures in a row, the
         source is no longer rendered."""
         source = request.meta.get("source", "")
@@ -537,7 +542,8 @@ class PublisherSpider(scrapy.Spider):
         """The request that fetches ``response``'s page again in the browser, when it needs it; None otherwise.
 
         A page that did not give what the crawl came for (``found`` is False; a journal page naming no journal
-        data) and shows the signs of a script-built page (:func:`~journals.rendering.script_signs`) is rendered,
+        data) and shows the signs of a script-built page (:func:`~journals.pages.script_signs.script_signs`) is
+        rendered,
         and so are the source's pages of ``role`` from then on. A journal or metrics page that names data but
         looks unfinished (a "Loading…" placeholder, an empty panel) is a probe: rendered, and its rendering
         compared with what it named as served (:meth:`_decide_on_probe`), which decides the role."""
@@ -637,7 +643,8 @@ class PublisherSpider(scrapy.Spider):
     async def _decide_on_probe(self, response: Response, page: ReadPage, role: PageRole, *, found: bool) -> None:
         """Compare a probe's rendering with what its page gave as served: when the browser shows more (an index or
         listing page: a list or letters where the served page had none, ``found``; a journal or metrics page: more
-        journal data, :func:`~journals.rendering.journal_facts`), the source's pages of ``role`` are rendered from
+        journal data, :func:`~journals.pages.script_signs.journal_facts`), the source's pages of ``role`` are rendered
+        from
         now on; after :data:`PROBES_TO_DECIDE` probes that show no more (or that the browser failed on), they are
         read as served. Counted in ``journals/rendering/decided/<role>/<browser|served>``; each decision logged once
         per source and role."""
@@ -816,7 +823,7 @@ class PublisherSpider(scrapy.Spider):
         """A request per journal entry of a listing, naming the listing page by URL.
 
         The list is the publisher's word on which journals are its own: an entry on a sister site (another host
-        name on a default port, :func:`~journals.scope.may_be_sister_site`) is followed too, that origin being
+        name on a default port, :func:`~journals.pages.scope.may_be_sister_site`) is followed too, that origin being
         in scope for its request, its redirects and its metrics hop only, unless ``FOLLOW_LISTED_JOURNAL_HOSTS``
         is off. Letters, pages and browse hops never leave the start site.
         """

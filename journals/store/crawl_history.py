@@ -1,6 +1,6 @@
 """What earlier crawls stored, per source: the journals of a crawl and how many have a value in each checked field
 (read by the crawl's health check, :mod:`journals.extensions.health`), and the journals stored since a moment (read
-by a resumed crawl, :mod:`journals.resume`)."""
+by a resumed crawl, :mod:`journals.spidermiddlewares.resume`)."""
 
 from __future__ import annotations
 
@@ -36,9 +36,10 @@ def previous_crawls(engine: Engine, before: datetime, span: timedelta) -> dict[s
                 CrawlRun.started_at.is_not(None), CrawlRun.finished_at < before
             )
         ).all()
-    since = {}
+    since: dict[str, datetime] = {}
     for source, when in latest.items():
-        starts = [started for started, finished in runs if started <= when <= finished]
+        # started_at is never None here (the query's condition); the test tells the type checker so.
+        starts = [started for started, finished in runs if started is not None and started <= when <= finished]
         since[source] = max([when - span, *starts])
     kept = {
         source: {journal for journal, when in times.items() if when >= since[source]}

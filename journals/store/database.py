@@ -8,7 +8,7 @@ import re
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import Engine, create_engine, event, inspect, select, text
 from sqlalchemy.engine import Connection, make_url
@@ -298,7 +298,7 @@ def _add_column(conn: Connection, table: Table, column: Column[Any]) -> None:
 def _record_version(conn: Connection) -> None:
     """Write :data:`SCHEMA_VERSION` into the one row of ``schema_version``; never lower it."""
     row = conn.execute(select(SchemaVersion.version).where(SchemaVersion.id == 1)).scalar_one_or_none()
-    table = SchemaVersion.__table__
+    table = cast(Table, SchemaVersion.__table__)
     if row is None:
         conn.execute(table.insert().values(id=1, version=SCHEMA_VERSION, upgraded_at=utcnow()))
     elif row < SCHEMA_VERSION:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, Row, delete, select
+from sqlalchemy import Engine, Row, Table, delete, select
 
-from journals.decoding import decode_html
+from journals.pages.decoding import decode_html
 from journals.store.models import (
     AttributeMappingRow,
     AttributeValue,
@@ -25,8 +25,10 @@ from journals.store.models import (
     Source,
 )
 
+AnyRow = Row[*tuple[Any, ...]]
+"""A row of any columns."""
 
-def crawled_rows(engine: Engine) -> tuple[list[Row], list[Row]]:
+def crawled_rows(engine: Engine) -> tuple[list[AnyRow], list[AnyRow]]:
     """The crawled journals (``id``, ``url``, ``title``, source ``name``) and every attribute row."""
     with engine.connect() as conn:
         journals = conn.execute(
@@ -60,7 +62,7 @@ def _content_type(headers: str) -> str | None:
     """The ``Content-Type`` of a cached page's stored headers (a JSON object of name → values), None if none."""
     for name, values in json.loads(headers or "{}").items():
         if name.lower() == "content-type" and values:
-            return values[0]
+            return cast("str", values[0])
     return None
 
 
@@ -82,4 +84,4 @@ def save_integration(
             (AttributeMappingRow, mappings),
         ):
             if rows:  # an empty list would insert one row of defaults
-                conn.execute(model.__table__.insert(), rows)
+                conn.execute(cast(Table, model.__table__).insert(), rows)

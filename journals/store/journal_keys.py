@@ -108,7 +108,7 @@ def backfill_journal_keys(engine: Engine) -> int:
             .where(AttributeValue.attribute.in_(ISSN_ATTRIBUTES), Journal.title.is_not(None))
             .order_by(Journal.id)
         ).all()
-        journals: dict[int, tuple[int, str, str, list[str | None]]] = {}
+        journals: dict[int, tuple[int, str, str | None, list[str | None]]] = {}
         for journal_id, source_id, url, title, issn in rows:
             journals.setdefault(journal_id, (source_id, url, title, []))[3].append(issn)
         names = dict(conn.execute(select(Source.id, Source.name)).all())

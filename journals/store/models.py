@@ -154,7 +154,7 @@ class ExtractionRule(Base):
 
 
 class CachedPage(Base):
-    """An HTTP response kept by the page cache (:class:`journals.cache.SQLCacheStorage`)."""
+    """An HTTP response kept by the page cache (:class:`journals.downloadermiddlewares.httpcache.SQLCacheStorage`)."""
 
     __tablename__ = "cached_pages"
 

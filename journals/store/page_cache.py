@@ -1,8 +1,9 @@
 """The page cache's rows (:class:`~journals.store.models.CachedPage`): one cached response per request fingerprint,
-read and written by :class:`journals.cache.SQLCacheStorage`."""
+read and written by :class:`journals.downloadermiddlewares.httpcache.SQLCacheStorage`."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, Row, select
@@ -11,7 +12,7 @@ from journals.store.models import CachedPage
 from journals.store.upserts import dialect_insert
 
 
-def read_cached_page(engine: Engine, fingerprint: str) -> Row[Any] | None:
+def read_cached_page(engine: Engine, fingerprint: str) -> Row[str, int, str, bytes, datetime] | None:
     """The cached page of ``fingerprint`` (``url``, ``status``, ``headers``, ``body`` as stored, ``fetched_at``), or
     None when there is none."""
     query = select(

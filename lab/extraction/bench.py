@@ -13,7 +13,7 @@ from lxml import etree
 from journals.extraction.extract import extract_page
 from journals.extraction.templates import LearnedRules
 from journals.items import FetchedPage
-from journals.page import UTF8_PARSER, ParsedPage
+from journals.pages.parsed import UTF8_PARSER, ParsedPage
 from journals.sandbox.sources import PUBLISHER_NAMES
 from journals.sandbox.web import SandboxWeb
 

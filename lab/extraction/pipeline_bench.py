@@ -1,6 +1,6 @@
 """Benchmark: the crawl's whole per-page pipeline against one ``lxml.html`` parse of the page (issue 17).
 
-Per page, as the crawl does it: decode the body and parse it once (:class:`journals.page.ParsedPage`), read its
+Per page, as the crawl does it: decode the body and parse it once (:class:`journals.pages.parsed.ParsedPage`), read its
 links (all of a list page's, a journal page's metrics hops, none of a metrics page's), then on a journal page the
 extraction on learned templates, MDR mining the page only when it is learned by its labels
 (:class:`journals.mdr.mining.MainRegions`), and on a list page its journal list and MDR's listing index (read for
@@ -16,14 +16,14 @@ from pathlib import Path
 
 import lxml.html
 
-from journals.entries import find_journal_list
 from journals.extraction.extract import extract_page
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules
 from journals.items import FetchedPage
 from journals.mdr.listing import index_listing
 from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, MainRegions
-from journals.navigation import metrics_links, page_links
-from journals.page import ParsedPage
+from journals.pages.entries import find_journal_list
+from journals.pages.navigation import metrics_links, page_links
+from journals.pages.parsed import ParsedPage
 from lab.extraction.bench import CHROME_KILOBYTES, sample_pages, with_chrome
 
 HTML_TYPE = "text/html; charset=utf-8"

@@ -24,7 +24,7 @@ from pathlib import Path
 from lxml import etree
 
 from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, DataRegion, mine_data_regions
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "mdr"
 """Where the labelled sets are: ``../shared/data/mdr`` from the project's root."""

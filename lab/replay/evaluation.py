@@ -31,9 +31,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from journals.decoding import decode_html
 from journals.extraction import LearnedRules, extract_journal
 from journals.items import FetchedPage
+from journals.pages.decoding import decode_html
 from journals.replay.pages import SavedPage, load_saved_pages, resolve_corpus
 from journals.replay.proxy import HTML_TYPE, ReplayServer
 from lab.replay.scoring import JournalScore, ListScore, score_journal, score_list

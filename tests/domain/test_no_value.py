@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from journals.domain.no_value import NO_VALUE_START, NO_VALUE_WORDS, is_missing, is_no_value
-from journals.extraction.values import is_null_text, parse_value
+from journals.domain.no_value import NO_VALUE_START, NO_VALUE_WORDS, is_missing, is_no_value, is_null_text
+from journals.extraction.values import parse_value
 
 
 @pytest.mark.parametrize("word", NO_VALUE_WORDS)

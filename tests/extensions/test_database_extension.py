@@ -17,7 +17,7 @@ from scrapy.utils.test import get_crawler, get_reactor_settings
 from sqlalchemy import event, func, select
 from sqlalchemy.pool import Pool
 
-from journals.cache import SQLCacheStorage
+from journals.downloadermiddlewares.httpcache import SQLCacheStorage
 from journals.extensions.database import CrawlDatabase, crawl_database, hand_over
 from journals.spiders.publisher import PublisherSpider
 from journals.store import DatabaseError, open_database

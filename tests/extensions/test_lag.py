@@ -13,11 +13,12 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
 from journals.extensions.lag import ReactorLagExtension
+from tests.conftest import project_defaults
 
-SETTINGS = {
-    "REACTOR_LAG_ENABLED": True,
-    "EXTENSIONS": {"journals.extensions.lag.ReactorLagExtension": 500},
-}
+SETTINGS = project_defaults(
+    REACTOR_LAG_ENABLED=True,
+    EXTENSIONS={"journals.extensions.lag.ReactorLagExtension": 500},
+)
 
 
 class BlockingSpider(scrapy.Spider):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from journals.extraction import LearnedRules, extract_journal
-from journals.extraction.content import first_h1, is_hidden
+from journals.extraction.content import first_h1
 from journals.items import FetchedPage
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
+from journals.pages.visibility import is_hidden
 
 
 def _extract(body: str, head: str = "") -> dict[str, object]:

@@ -6,7 +6,7 @@ import pytest
 
 from journals.extraction import LearnedRules
 from journals.extraction.extract import learn_page
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 
 def _found(body: str, role: str = "home") -> dict[str, object]:

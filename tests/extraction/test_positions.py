@@ -12,7 +12,7 @@ from journals.extraction.positions import AUDIT_EVERY, MAX_CHECKED_CHILDREN, Pos
 from journals.extraction.templates import LEARNING_PAGES
 from journals.extraction.xpaths import rule_parts
 from journals.items import FetchedPage
-from journals.page import ParsedPage, parse_html
+from journals.pages.parsed import ParsedPage, parse_html
 from lab.extraction.bench import sample_pages
 
 ROWS = [("Print ISSN", "3372-1653"), ("Impact Factor", "4.117"), ("Editor-in-Chief", "Ada Li")]

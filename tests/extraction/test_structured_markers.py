@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from journals.extraction.structured import TREE_TEST_FROM, has_structured_data, structured_values
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 FILLER = "<div class='nav'>" + "<a href='/x'>Menu entry</a>" * (TREE_TEST_FROM // 20) + "</div>"
 CASES = {

@@ -10,7 +10,7 @@ from conftest import journal_own_value
 from journals.extraction import LearnedRules, extract_journal, template_signature
 from journals.extraction.templates import LEARNING_PAGES
 from journals.items import FetchedPage
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 
 def _page(n: int, rows: list[tuple[str, str]], kind: str = "dl") -> FetchedPage:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from journals.extraction import LearnedRules, extract_journal
 from journals.extraction.titles import TitleCandidate, agreed_title, title_candidates
 from journals.items import FetchedPage
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 
 def _extract(body: str, head: str = "", listing_title: str | None = None) -> dict[str, object]:

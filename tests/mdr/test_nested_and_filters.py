@@ -6,7 +6,7 @@ from journals.mdr import mine_data_regions
 from journals.mdr.mining import mine_tag_tree
 from journals.mdr.regions import find_all_regions, find_regions
 from journals.mdr.tagtree import TagTree
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "mdr"
 

@@ -7,7 +7,7 @@ import pytest
 from lxml import etree
 
 from journals.mdr.tagtree import TagTree
-from journals.page import parse_html
+from journals.pages.parsed import parse_html
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "mdr"
 PAGE = """<html><head><title>t</title><style>p {}</style></head><body>

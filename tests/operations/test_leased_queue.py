@@ -12,8 +12,8 @@ from redis import Redis
 from scrapy import Request, Spider
 from server_fixtures import redis_server_fixture  # noqa: F401  (pytest fixture)
 
-from journals.frontier import frontier_keys, worker_state
-from journals.leased_queue import LeasedPriorityQueue, lease_owner
+from journals.scheduler.frontier import frontier_keys, worker_state
+from journals.scheduler.leased_queue import LeasedPriorityQueue, lease_owner
 
 
 @pytest.fixture

@@ -14,10 +14,11 @@ from scrapy.utils.defer import deferred_f_from_coro_f
 import journals.pipelines.extraction as extraction_module
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.mdr.mining import MainRegions
-from journals.page import ParsedPage, RecentPages
+from journals.pages.parsed import ParsedPage, RecentPages
 from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
 from journals.sandbox.relation import make_issn
 from journals.store import open_database
+from tests.conftest import project_defaults
 
 
 class MemoryRuleStore:
@@ -128,7 +129,7 @@ class _Crawler:
     def __init__(self) -> None:
         self.spider = _Spider()
         self.stats = None
-        self.settings = Settings()
+        self.settings = Settings(project_defaults())
 
 
 class _CountingRegions(MainRegions):

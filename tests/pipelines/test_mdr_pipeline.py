@@ -11,9 +11,10 @@ from scrapy.utils.test import get_crawler
 
 import journals.pipelines.mdr as mdr_pipeline
 from journals.items import FetchedPage, JournalItem, JournalPages
-from journals.listings import RecentListings
-from journals.page import ParsedPage, RecentPages
+from journals.pages.listings import RecentListings
+from journals.pages.parsed import ParsedPage, RecentPages
 from journals.pipelines.mdr import MDRPipeline
+from tests.conftest import project_defaults
 
 LISTING_URL = "https://publisher.example/journals/a-z"
 ENTRIES = [
@@ -59,7 +60,7 @@ def _pipeline(**kwargs) -> MDRPipeline:
 
 
 def test_from_crawler_reads_settings():
-    crawler = get_crawler(settings_dict={"MDR_MAX_NODE_LENGTH": 4, "MDR_THRESHOLD": 0.2})
+    crawler = get_crawler(settings_dict=project_defaults(MDR_MAX_NODE_LENGTH=4, MDR_THRESHOLD=0.2))
     pipeline = MDRPipeline.from_crawler(crawler)
     assert (pipeline.k, pipeline.threshold) == (4, 0.2)
 
@@ -114,7 +115,7 @@ async def test_unlisted_journal_and_other_items_pass():
 @deferred_f_from_coro_f
 async def test_mdr_max_nodes_caps_the_listing_mined():
     """``MDR_MAX_NODES`` reaches the listing's mining: the fourth entry is past a cap of 25 elements."""
-    pipeline = MDRPipeline.from_crawler(get_crawler(settings_dict={"MDR_MAX_NODES": 25}))
+    pipeline = MDRPipeline.from_crawler(get_crawler(settings_dict=project_defaults(MDR_MAX_NODES=25)))
     assert pipeline.max_nodes == 25
     pipeline.listings = _pipeline().listings
     first = await pipeline.process_item(_item("Acta Example", "/j/acta"))
@@ -126,7 +127,7 @@ async def test_mdr_max_nodes_caps_the_listing_mined():
 @deferred_f_from_coro_f
 async def test_the_listing_the_spider_parsed_is_mined_on_its_tree(monkeypatch):
     parsed = ParsedPage(LISTING_URL, LISTING)
-    crawler = get_crawler()
+    crawler = get_crawler(settings_dict=project_defaults())
     crawler.spider = SimpleNamespace(parsed_pages=RecentPages(1_000_000))
     crawler.spider.parsed_pages.keep(parsed)
     mined: list[object] = []

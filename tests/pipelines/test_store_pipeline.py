@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from journals.items import JournalItem
 from journals.store import engine_from_url
 from journals.store.models import AttributeValue, Journal
+from tests.conftest import project_defaults
 
 
 class JournalsSpider(Spider):
@@ -54,6 +55,7 @@ def settings(tmp_path, monkeypatch):
     """Crawl settings writing into a fresh SQLite file, in batches of 10."""
     monkeypatch.delenv("DATABASE_URL", raising=False)
     return {
+        **project_defaults(),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'journals.db'}",
         "DATABASE_BATCH_SIZE": 10,
         "DATABASE_RETRY_DELAY": 0.01,

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 
 from journals.mdr import mine_data_regions
 from journals.mdr.tagtree import TagTree
-from journals.navigation import anchors, classify
-from journals.page import parse_html
+from journals.pages.navigation import anchors, classify
+from journals.pages.parsed import parse_html
 from lab.fuzz import BASE_URL, html_text
 
 SOME = settings(max_examples=40, deadline=5_000, database=None, suppress_health_check=[HealthCheck.too_slow])

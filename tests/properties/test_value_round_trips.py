@@ -7,14 +7,13 @@ import math
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from journals.domain.issn import check_ok
+from journals.domain.issn import check_ok, parse_issn
 from journals.domain.no_value import is_no_value
+from journals.domain.text import clean
 from journals.extraction.values import (
     _has_phrase,
-    clean,
     count_issns,
     parse_integer,
-    parse_issn,
     parse_name,
     parse_number,
 )

@@ -9,8 +9,8 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from lxml import html as lxml_html
 
-from journals.entries import find_journal_list
-from journals.navigation import PageLinks, page_links
+from journals.pages.entries import find_journal_list
+from journals.pages.navigation import PageLinks, page_links
 from journals.sandbox.traps import TrapsWeb, traps_truth
 from tests.sandbox.trapworld import BASE, OUTSIDE, get
 

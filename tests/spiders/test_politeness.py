@@ -7,7 +7,7 @@ import logging
 import pytest
 from scrapy.crawler import AsyncCrawlerRunner
 
-from journals.scope import on_public_web
+from journals.pages.scope import on_public_web
 from journals.spiders.publisher import PublisherSpider
 from settings import default
 

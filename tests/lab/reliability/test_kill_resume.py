@@ -1,5 +1,5 @@
 """``kill -9`` of a crawl, then a resume with the same ``JOBDIR``: the database equals that of an uninterrupted
-crawl, no journal lost, none twice (:mod:`journals.resume`).
+crawl, no journal lost, none twice (:mod:`journals.spidermiddlewares.resume`).
 
 The first test kills only once Scrapy's duplicate filter has reached the disk (its file is written through a
 buffer, so 70 % of the pages did not always mean it had: CI once killed before): there a plain ``JOBDIR`` resume
@@ -13,7 +13,7 @@ from datetime import datetime
 from reliability_fixtures import workspace_fixture  # noqa: F401 (a fixture)
 from sqlalchemy import create_engine, select
 
-from journals.resume import read_job_state
+from journals.spidermiddlewares.resume import read_job_state
 from journals.store.models import Journal
 from lab.reliability.scenarios import Workspace, kill_and_resume
 

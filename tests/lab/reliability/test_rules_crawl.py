@@ -26,7 +26,7 @@ def test_a_robots_txt_that_cannot_be_read_shuts_the_site(tmp_path: Path, rule: s
     assert "could not be fetched" in " ".join(run.result.stats.get("health/reasons", []))
     kind = "truncated" if rule in ("robots-oversize", "robots-gzip") else "unreachable"
     assert run.result.stats.get(f"robotstxt/{kind}") == 1
-    lines = [line for line in run.result.log.splitlines() if "[journals.robots] WARNING" in line]
+    lines = [line for line in run.result.log.splitlines() if "[journals.downloadermiddlewares.robotstxt] WARNING" in line]
     assert len(lines) == 1, lines
     assert "Traceback" not in run.result.log
 

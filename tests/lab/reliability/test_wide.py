@@ -1,8 +1,8 @@
 """The wide-listing site of issue 14's measurement: its pages have the shape the measurement claims."""
 
-from journals.entries import find_journal_list
-from journals.navigation import page_links
-from journals.pagecap import ANCHOR_TAG
+from journals.pages.caps import ANCHOR_TAG
+from journals.pages.entries import find_journal_list
+from journals.pages.navigation import page_links
 from lab.reliability.wide import LETTERS, WideWeb, journal_title, listing_page
 
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024

@@ -1,0 +1,218 @@
+"""The page cache: a storage for Scrapy's ``HttpCacheMiddleware`` kept in the project's database.
+
+Every fetched response is one :class:`~journals.store.models.CachedPage` row keyed by the request fingerprint,
+so one SQLite file holds both the rows and the pages, and on PostgreSQL every worker shares one cache.
+
+- Replay: ``HTTPCACHE_POLICY = "scrapy.extensions.httpcache.DummyPolicy"`` (the default) serves every cached
+  page without asking the site; add ``HTTPCACHE_IGNORE_MISSING = True`` to run offline (zero downloads).
+- Revalidation: ``HTTPCACHE_POLICY = "scrapy.extensions.httpcache.RFC2616Policy"`` asks the site with
+  ``If-None-Match``/``If-Modified-Since`` and keeps the cached page on ``304 Not Modified``.
+- ``HTTPCACHE_EXPIRATION_SECS`` > 0 treats older pages as missing.
+- Rendered pages: a page the browser rendered (:mod:`journals.downloadermiddlewares.rendering`) replaces the HTML
+  its site served, under the same key, marked with :data:`RENDERED_HEADER`; a request to render is answered from
+  the cache only with a rendered page, unless the run is offline (``HTTPCACHE_IGNORE_MISSING``): then with what
+  there is.
+
+Scrapy calls a cache storage on the reactor thread. A read is one short statement; a write is handed to one
+writer thread (compressing a wide listing, or waiting on SQLite's lock while the store writes a batch, would block
+the reactor). A page waiting to be written is served from memory; at most
+``PENDING_WRITES`` pages wait, beyond that a write is made on the spot (back-pressure); closing waits for them all.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import zlib
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from time import time
+from typing import TYPE_CHECKING, Any
+
+from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
+from scrapy.http import Headers, Request
+from scrapy.utils.response import response_from_dict
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from journals.extensions.database import crawl_database, require_database
+from journals.pages.decoding import decode_html
+from journals.store.models import utcnow
+from journals.store.page_cache import read_cached_page, write_cached_page
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.settings import BaseSettings
+    from scrapy.statscollectors import StatsCollector
+    from scrapy.utils.request import RequestFingerprinterProtocol
+
+logger = logging.getLogger(__name__)
+
+CACHE_COMPRESSION_LEVEL = 1
+"""zlib's fastest level: on a wide listing it is several times faster than the default level for a little more
+space (docs/ARCHITECTURE.md, "Measurements behind the design")."""
+PENDING_WRITES = 64
+"""Pages at most waiting for the writer thread."""
+RENDERED_HEADER = "X-Journals-Rendered"
+"""The header a cached page rendered by the browser carries (:mod:`journals.downloadermiddlewares.rendering`): a
+page has one row, the rendered page replacing the served HTML, and a request to render is not answered with the
+served HTML."""
+
+
+class SQLCacheStorage:
+    """``HTTPCACHE_STORAGE`` keeping responses in the ``cached_pages`` table of ``DATABASE_URL``."""
+
+    def __init__(self, settings: BaseSettings) -> None:
+        """Read the settings; the database is the crawl's own, taken in :meth:`open_spider`.
+
+        Raises :class:`journals.store.DatabaseError` when the crawl will have no database, so that the crawl stops
+        before it starts.
+        """
+        require_database(settings)
+        self.expiration_secs = settings.getint("HTTPCACHE_EXPIRATION_SECS")
+        self.offline = settings.getbool("HTTPCACHE_IGNORE_MISSING")
+        self._engine: Engine | None = None
+        self._fingerprinter: RequestFingerprinterProtocol | None = None
+        self._stats: StatsCollector | None = None
+        self._pending: dict[str, dict[str, Any]] = {}
+        """Rows handed to the writer thread and not written yet, by fingerprint (their body uncompressed)."""
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-cache-writer")
+
+    def open_spider(self, spider: Spider) -> None:
+        """Take the crawl's database (:func:`journals.extensions.database.crawl_database`) and the crawler's request
+        fingerprinter, the key of every cached page.
+
+        Raises :class:`journals.store.DatabaseError` when the crawl has no database.
+        """
+        self._engine = crawl_database(spider.crawler).engine
+        self._fingerprinter = spider.crawler.request_fingerprinter
+        self._stats = spider.crawler.stats
+        logger.debug("Using the SQL page cache in %s", self._connected().url.render_as_string(hide_password=True))
+
+    def flush(self) -> None:
+        """Wait until every page handed to the writer thread is written (or its failure counted)."""
+        self._writer.submit(lambda: None).result()
+
+    def close_spider(self, spider: Spider) -> None:
+        """Wait for the pages still being written, then let go of the database (the crawl disposes of it)."""
+        self._writer.shutdown(wait=True)
+        self._engine = None
+
+    def retrieve_response(self, spider: Spider, request: Request) -> Response | None:
+        """The cached response to ``request``, or ``None`` when not cached, expired, or the cache is unreadable
+        (logged and counted as ``httpcache/retrieve_error``)."""
+        key = self._key(request)
+        pending = self._pending.get(key)
+        if pending is not None:
+            return self._cached(request, pending["fetched_at"].timestamp(), pending, pending["body"])
+        try:
+            row = read_cached_page(self._connected(), key)
+        except SQLAlchemyError as exc:
+            # The database is down or locked: fetch the page instead of failing its request.
+            logger.warning("Could not read the cache for %s: %s", request.url, str(exc).splitlines()[0])
+            if spider.crawler.stats is not None:
+                spider.crawler.stats.inc_value("httpcache/retrieve_error")
+            return None
+        if row is None:
+            return None
+        fetched = row.fetched_at.timestamp()
+        if 0 < self.expiration_secs < time() - fetched:
+            return None
+        return self._cached(request, fetched, row._mapping, zlib.decompress(row.body))
+
+    def _cached(self, request: Request, fetched: float, row: Mapping[str, Any], body: bytes) -> Response | None:
+        """The response a cached ``row`` holds for ``request``; None when ``request`` asks to render a page the
+        cache has only as served (and the run is not offline)."""
+        headers = headers_from_json(row["headers"])
+        if request.meta.get("playwright") and RENDERED_HEADER not in headers and not self.offline:
+            return None
+        request.meta["cache_timestamp"] = fetched
+        return response_from_dict({"url": row["url"], "status": row["status"], "headers": headers, "body": body})
+
+    def store_response(self, spider: Spider, request: Request, response: Response) -> None:
+        """Insert or replace the cached response to ``request``, in the writer thread (on the spot when
+        ``PENDING_WRITES`` pages already wait).
+
+        A failed write is logged and counted (``httpcache/store_error``), not raised: losing a cache entry
+        must not lose the page from the crawl.
+        """
+        headers = response.headers
+        if request.meta.get("playwright"):
+            headers = headers.copy()
+            headers[RENDERED_HEADER] = "chromium"
+        row = {
+            "fingerprint": self._key(request),
+            "url": response.url,
+            "status": response.status,
+            "headers": headers_to_json(headers),
+            "body": response.body,
+            "fetched_at": utcnow(),
+        }
+        if len(self._pending) >= PENDING_WRITES:
+            self._write(row)
+            return
+        self._pending[row["fingerprint"]] = row
+        self._writer.submit(self._write, row)
+
+    def _write(self, row: dict[str, Any]) -> None:
+        """Upsert one page's row, its body compressed; then it no longer waits."""
+        try:
+            write_cached_page(self._connected(), {**row, "body": zlib.compress(row["body"], CACHE_COMPRESSION_LEVEL)})
+        except SQLAlchemyError as exc:
+            logger.warning("Could not cache %s: %s", row["url"], str(exc).splitlines()[0])
+            if self._stats is not None:
+                self._stats.inc_value("httpcache/store_error")
+        finally:
+            if self._pending.get(row["fingerprint"]) is row:
+                del self._pending[row["fingerprint"]]
+
+    def _key(self, request: Request) -> str:
+        """The cache key of ``request``: its fingerprint, in hex."""
+        if self._fingerprinter is None:
+            raise RuntimeError("SQLCacheStorage used before open_spider()")
+        return self._fingerprinter.fingerprint(request).hex()
+
+    def _connected(self) -> Engine:
+        """The crawl's engine, from :meth:`open_spider` to :meth:`close_spider`."""
+        if self._engine is None:
+            raise RuntimeError("SQLCacheStorage used outside open_spider() ... close_spider()")
+        return self._engine
+
+
+def headers_to_json(headers: Headers) -> str:
+    """Headers as a JSON object of name → list of values; Latin-1 maps every byte to one character."""
+    return json.dumps(
+        {name.decode("latin-1"): [value.decode("latin-1") for value in values] for name, values in headers.items()},
+        separators=(",", ":"),
+    )
+
+
+def headers_from_json(text: str) -> Headers:
+    """The inverse of :func:`headers_to_json`: the very bytes that were stored."""
+    return Headers(
+        {
+            name.encode("latin-1"): [value.encode("latin-1") for value in values]
+            for name, values in json.loads(text).items()
+        }
+    )
+
+
+def cached_page_text(crawler: Crawler, url: str) -> str | None:
+    """The decoded HTML of the page the crawl's page cache holds for a GET of ``url``; None when the cache is off,
+    not running, or does not have it. Read through the crawl's own ``HttpCacheMiddleware`` storage (any
+    ``HTTPCACHE_STORAGE``), so no second connection is opened."""
+    engine = crawler.engine
+    if engine is None or crawler.spider is None:
+        return None
+    storage = next(
+        (m.storage for m in engine.downloader.middleware.middlewares if isinstance(m, HttpCacheMiddleware)), None
+    )
+    if storage is None:
+        return None
+    response = storage.retrieve_response(crawler.spider, Request(url))
+    if response is None:
+        return None
+    content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+    return decode_html(response.body, content_type)[0]

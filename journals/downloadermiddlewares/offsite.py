@@ -1,0 +1,112 @@
+"""Scrapy's offsite downloader middleware, made to judge origins and addresses: no request leaves the crawl's site.
+
+Scrapy's :class:`~scrapy.downloadermiddlewares.offsite.OffsiteMiddleware` checks every request, redirects and
+meta refreshes included, but by host name only (any port of the site's host passes), and it lets ``dont_filter``
+requests through (retries, the spider's metrics hop). :class:`ScopeMiddleware` keeps its machinery (one log line
+per refused origin, ``IgnoreRequest``, the ``allowed_domains`` fallback) and changes what is allowed and when:
+
+- the spider's :meth:`~journals.spiders.publisher.PublisherSpider.request_in_scope` decides, by scheme, host and
+  port (:class:`journals.pages.scope.SiteScope`), for every request whatever its ``dont_filter``; a spider without that
+  method (``scrapy bench``'s) gets Scrapy's own ``allowed_domains`` rule, unchanged;
+- the check is made as the request is about to be downloaded (no byte is sent before it), not as it is scheduled,
+  where Scrapy drops a refused request silently: the request's errback hears of it, so a metrics hop redirected off
+  the site still yields its journal with the journal's own page;
+- the address its host resolves to (Scrapy's own caching resolver) must be public:
+  private, loopback, link-local (a cloud's metadata service) and reserved addresses are refused, unless a start
+  URL is itself on one (the sandbox, an intranet mirror). A request sent through a proxy is left to the proxy.
+
+Stats: ``scope/refused``, ``scope/refused/origin``, ``scope/refused/private_address``; each refused origin is
+logged once at WARNING.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
+from scrapy.exceptions import IgnoreRequest
+from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet import defer
+from twisted.internet.error import DNSLookupError
+
+from journals.pages.scope import Origin, is_ip_address, is_private_address, strip_user_info
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+
+logger = logging.getLogger(__name__)
+
+
+class ScopeMiddleware(OffsiteMiddleware):
+    """``DOWNLOADER_MIDDLEWARES`` entry in place of Scrapy's offsite middleware; see the module's docstring.
+
+    It must run after ``HttpProxyMiddleware`` (750), which says whether a request goes through a proxy.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._refused_origins: set[str] = set()
+        self._private_site: bool | None = None
+
+    def request_scheduled(self, request: Request, spider: Spider) -> None:
+        """Let every request of a spider with a scope be queued: it is judged when downloaded (see the module's
+        docstring); other spiders' requests are judged as Scrapy's offsite middleware does."""
+        if not hasattr(spider, "request_in_scope"):
+            super().process_request(request)  # Scrapy's own (synchronous) check
+
+    async def process_request(self, request: Request, spider: Spider | None = None) -> Request | None:
+        """Refuse an out-of-scope request, or one whose host resolves to a private address, before download.
+
+        A spider without ``request_in_scope`` (``scrapy bench``'s, a test's) gets Scrapy's own offsite rule and no
+        address check."""
+        if not hasattr(self.crawler.spider, "request_in_scope"):
+            super().process_request(request)
+            return None
+        if "@" in urlparse_cached(request).netloc:
+            # A redirect to a URL carrying a user name and password: the same page without them (journals.pages.scope).
+            self.stats.inc_value("scope/user_info_dropped")
+            return request.replace(url=strip_user_info(urlparse_cached(request)).geturl())
+        self._check_origin(request)
+        if request.meta.get("proxy"):
+            return None
+        host = urlparse_cached(request).hostname or ""
+        address = host if is_ip_address(host) else await _resolve(host)
+        if address is None or not is_private_address(address) or await self._site_is_private():
+            return None
+        self._refuse(request, "private_address", f"{host} resolves to the private address {address}")
+
+    def _check_origin(self, request: Request) -> None:
+        if not self.crawler.spider.request_in_scope(request):
+            self._refuse(request, "origin", "outside the crawl's site")
+
+    def _refuse(self, request: Request, reason: str, why: str) -> None:
+        origin = Origin.of(request.url)
+        shown = str(origin) if origin is not None else request.url[:200]
+        self.stats.inc_value("scope/refused")
+        self.stats.inc_value(f"scope/refused/{reason}")
+        if shown not in self._refused_origins:
+            self._refused_origins.add(shown)
+            logger.warning("Refused %s (%s): %s", shown, why, request)
+        raise IgnoreRequest(f"Refused {shown}: {why}")
+
+    async def _site_is_private(self) -> bool:
+        """Whether a start URL of the spider is on a private address (resolved once)."""
+        if self._private_site is None:
+            hosts = {urlsplit(url).hostname for url in getattr(self.crawler.spider, "seed_urls", [])}
+            addresses = [host if is_ip_address(host) else await _resolve(host) for host in hosts if host]
+            self._private_site = any(a is not None and is_private_address(a) for a in addresses)
+        return self._private_site
+
+
+async def _resolve(host: str) -> str | None:
+    """The address Scrapy's resolver (``DNS_RESOLVER``, cached) gives ``host``; None when it cannot be resolved
+    (the download then fails on its own, with its usual error)."""
+    from twisted.internet import reactor
+
+    try:
+        return await maybe_deferred_to_future(reactor.resolve(host))
+    except (DNSLookupError, TimeoutError, defer.TimeoutError):
+        return None

@@ -1,0 +1,258 @@
+"""Whether a downloaded page is built in the browser: the signs of a script-built page, and whether it names any
+journal data. Pure: the spider asks, and fetches the page again through the browser when the page shows signs and
+none of what it came for (:mod:`journals.downloadermiddlewares.rendering` renders it).
+
+A page is taken for script-built on what its served HTML says of itself, never on its site's name:
+
+- an application root left empty for a script to fill (``<div id="root">``, ``app``, ``__next``, ``__nuxt``…);
+- a ``<noscript>`` asking for JavaScript;
+- A–Z letters that are script handlers (``<button>``, ``href="javascript:…"`` or ``"#"``, ``onclick``), not links;
+- an element still reading "Loading…" (a panel a script fills after load), or a panel left empty for a script to
+  fill: a closed tab or accordion section whose body holds no text, a section under a heading naming journal data
+  ("Journal metrics") with nothing but empty boxes (a skeleton, a spinner), an element marked ``aria-busy``. Such a
+  page is not finished, even when it already names other journal data: it is probed (rendered beside its served
+  HTML, and the two compared) rather than read as it is.
+
+Each sign counts only on a page that runs scripts, and only where the page lacks what the crawl came for: an index
+page without letters or a journal list, a journal page that names neither an ISSN nor a metric. A page with data
+and a stray ``<noscript>`` (an analytics pixel) is read as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from lxml import etree
+
+from journals.domain.issn import find_issns
+from journals.pages.navigation import UNSEEN_TAGS, visible_text
+from journals.pages.parsed import ParsedPage
+from journals.vocabulary import label_key, load_attributes
+
+APP_ROOT_IDS = ("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application")
+"""The ids script frameworks give the element they render into."""
+MIN_SCRIPT_LETTERS = 10
+"""Distinct A–Z letters a page must make script handlers of to have script-driven letters."""
+JOURNAL_DATA_CHARS = 200_000
+"""Visible characters of a page searched for journal data at most (a longer page has data or never will)."""
+
+UNSEEN_WITH_SCRIPTS = UNSEEN_TAGS | {"noscript", "template"}
+"""Elements whose text a reader of a page with scripts never sees: a ``<noscript>`` naming the Impact Factor it
+would show is no data."""
+
+_APP_ROOTS = etree.XPath(f"id('{' '.join(APP_ROOT_IDS)}')")
+"""The application roots of a page, looked up in the parser's table of ids (a scan of every element's ``id`` costs
+more than the parse on a 1 MB page)."""
+_LETTER_CONTROLS = etree.XPath(
+    "//button | //a[not(@href) or starts-with(normalize-space(@href), '#')"
+    " or starts-with(translate(normalize-space(@href), 'JAVSCRIPT', 'javscript'), 'javascript:')]"
+    " | //*[@onclick or @role='button'][not(self::a or self::button)]"
+)
+_ASKS_FOR_JAVASCRIPT = re.compile(
+    r"\b(?:enable|turn on|activate|allow|requires?|need|needs|switch on)\b.{0,60}\bjava\s*script\b"
+    r"|\bjava\s*script\b.{0,40}\b(?:required|disabled|enabled|needed|is off|turned off)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+_LETTER = re.compile(r"[A-Z]|0\s*[-–]\s*9|#")
+
+
+@dataclass(frozen=True)
+class ScriptSigns:
+    """What a page's served HTML says of being built by scripts."""
+
+    scripts: int
+    """Script elements that run (JSON-LD and templates not counted)."""
+    empty_app_roots: int
+    """Application roots (``<div id="root">``…) left empty."""
+    asks_for_javascript: bool
+    """Whether a ``<noscript>`` asks the reader to turn JavaScript on."""
+    script_letters: int
+    """Distinct A–Z letters shown as script handlers rather than links (0 unless asked for)."""
+    placeholders: int = 0
+    """Elements whose whole text says their content is loading ("Loading metrics…")."""
+    empty_panels: int = 0
+    """Panels a script has yet to fill: closed tabs or accordion sections with no text, empty sections under a
+    heading naming journal data, elements marked ``aria-busy``."""
+
+    @property
+    def script_built(self) -> bool:
+        """Whether the page runs scripts and shows one sign of building its content with them."""
+        return self.scripts > 0 and bool(
+            self.empty_app_roots
+            or self.asks_for_javascript
+            or self.script_letters >= MIN_SCRIPT_LETTERS
+            or self.placeholders
+            or self.empty_panels
+        )
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether the page runs scripts and still shows a placeholder or an empty panel: rendered even when it
+        names some data."""
+        return self.scripts > 0 and (self.placeholders > 0 or self.empty_panels > 0)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The signs shown, by name (``app_root``, ``noscript``, ``script_letters``), for stats and logs."""
+        shown = (
+            ("app_root", bool(self.empty_app_roots)),
+            ("noscript", self.asks_for_javascript),
+            ("script_letters", self.script_letters >= MIN_SCRIPT_LETTERS),
+            ("placeholder", bool(self.placeholders)),
+            ("empty_panel", bool(self.empty_panels)),
+        )
+        return tuple(name for name, present in shown if present)
+
+
+NO_SIGNS = ScriptSigns(scripts=0, empty_app_roots=0, asks_for_javascript=False, script_letters=0)
+"""The signs of a page with no tree."""
+
+
+def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
+    """The signs ``page`` shows of being script-built; script-driven letters are counted only when ``letters``
+    (an index page: a journal page's letter buttons mean nothing)."""
+    tree = page.tree
+    if tree is None:
+        return NO_SIGNS
+    scripts, noscript_texts = 0, []
+    for element in tree.iter("script", "noscript"):
+        if element.tag == "noscript":
+            noscript_texts.append(" ".join(element.itertext()))
+        elif _runs(element.get("type")):
+            scripts += 1
+    return ScriptSigns(
+        scripts=scripts,
+        empty_app_roots=sum(1 for root in _APP_ROOTS(tree) if len(root) == 0 and not "".join(root.itertext()).strip()),
+        asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(" ".join(noscript_texts))),
+        script_letters=_script_letters(tree) if letters else 0,
+        placeholders=_placeholders(tree) if _PLACEHOLDER_MARK.search(page.text) else 0,
+        empty_panels=_empty_panels(tree),
+    )
+
+
+_PLACEHOLDER_MARK = re.compile(r"\b(?:loading|cargando|chargement|wird geladen|carregando|caricamento)\b", re.I)
+_PLACEHOLDER = re.compile(rf"{_PLACEHOLDER_MARK.pattern}.{{0,40}}$", re.IGNORECASE)
+"""A placeholder's whole text, from its first word ("Loading metrics…", "Cargando…")."""
+
+
+def _placeholders(tree: etree._Element) -> int:
+    """Elements with no child elements whose visible text is a placeholder's (see :data:`_PLACEHOLDER`)."""
+    found = 0
+    for element in tree.iter():
+        if not isinstance(element.tag, str) or len(element) or element.tag in UNSEEN_WITH_SCRIPTS:
+            continue
+        text = " ".join((element.text or "").split())
+        if text and _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
+            found += 1
+    return found
+
+
+_PANEL_CONTROLS = etree.XPath(
+    "//*[@role='tab'][@aria-controls] | //*[@aria-expanded='false'][@aria-controls] | //details[not(@open)]/summary"
+    " | //*[@aria-busy='true']"
+)
+"""Elements that stand for a panel a script may fill: tabs and accordion buttons (with the id of the panel they
+control), the summary of a closed ``<details>``, an element a script marks busy."""
+_HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
+MAX_PANEL_CONTROLS = 50
+"""Panel controls of a page looked into at most (a menu of hundreds of accordions is no journal page)."""
+
+
+def _empty_panels(tree: etree._Element) -> int:
+    """Panels a script has yet to fill: a tab's or accordion button's panel (``aria-controls``) or a closed
+    ``<details>``'s body with no visible text, an element marked ``aria-busy``, and a heading naming journal data
+    (:func:`_names_data`: "Journal metrics" does not, "Impact Factor" does; see :func:`_names_section`) followed by
+    boxes with no text up to the next heading, one of them holding elements (a skeleton's lines, a spinner): an
+    empty field under its label ("Editor" over an empty paragraph) is a journal without it, no panel to fill."""
+    found = 0
+    for control in _PANEL_CONTROLS(tree)[:MAX_PANEL_CONTROLS]:
+        if control.get("aria-busy") == "true":
+            found += 1
+        elif control.tag == "summary":
+            details = control.getparent()
+            body = [child for child in details if child is not control and isinstance(child.tag, str)]
+            found += not any(visible_text(child, 1, UNSEEN_WITH_SCRIPTS) for child in body)
+        else:
+            panels = [p for i in (control.get("aria-controls") or "").split() for p in tree.xpath("//*[@id=$i]", i=i)]
+            found += any(not visible_text(panel, 1, UNSEEN_WITH_SCRIPTS) for panel in panels)
+    for heading in _HEADINGS(tree)[:MAX_PANEL_CONTROLS]:
+        if not _names_section(visible_text(heading, 80, UNSEEN_WITH_SCRIPTS, separator=" ")):
+            continue
+        boxes = []
+        for sibling in heading.itersiblings():
+            if not isinstance(sibling.tag, str) or sibling.tag in UNSEEN_WITH_SCRIPTS:
+                continue
+            if sibling.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+                break
+            boxes.append(sibling)
+        skeleton = any(len(box) for box in boxes)  # empty boxes in a box, a spinner: not one empty field
+        found += skeleton and not any(visible_text(box, 1, UNSEEN_WITH_SCRIPTS) for box in boxes)
+    return found
+
+
+_SECTION_WORDS = re.compile(
+    r"\b(?:metrics?|indicators?|impact|citations?|bibliometrics?|editors?|editorial|m[ée]tricas?|m[ée]triques?"
+    r"|indicadores|indicateurs|kennzahlen|metriken)\b",
+    re.IGNORECASE,
+)
+"""Words of a heading over a section of journal facts ("Journal metrics", "Key indicators", "Editorial board")."""
+
+
+def _names_section(text: str) -> bool:
+    """Whether a heading's ``text`` names a section of journal facts: a data label or a word of
+    :data:`_SECTION_WORDS`."""
+    return bool(text) and (bool(_SECTION_WORDS.search(text)) or _names_data(text))
+
+
+def journal_facts(page: ParsedPage) -> int:
+    """How much journal data the page's visible text names: its distinct data labels (:func:`_data_labels`) and
+    one more when it holds an ISSN. What a probe compares between a page as served and as rendered."""
+    tree = page.tree
+    if tree is None:
+        return 0
+    text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
+    words = f" {label_key(text)} "
+    return sum(f" {label} " in words for label in _data_labels()) + bool(find_issns(text))
+
+
+def _runs(script_type: str | None) -> bool:
+    """Whether a script of this ``type`` runs (JavaScript, a module), rather than holding data (JSON-LD, templates)."""
+    return script_type is None or "javascript" in script_type.lower() or script_type.lower() in ("", "module")
+
+
+def _script_letters(tree: etree._Element) -> int:
+    """Distinct A–Z letters (``0-9`` and ``#`` included) whose control is a script handler, not a link."""
+    found = set()
+    for element in _LETTER_CONTROLS(tree):
+        text = " ".join("".join(element.itertext()).split()).upper()
+        if len(text) <= 5 and _LETTER.fullmatch(text):
+            found.add(text[:1])
+    return len(found)
+
+
+def names_journal_data(page: ParsedPage) -> bool:
+    """Whether the page's visible text names a journal's data: an ISSN, or the label of a metric or an
+    identifier of the vocabulary (ISSN, eISSN, Impact Factor, CiteScore…)."""
+    tree = page.tree
+    if tree is None or not _names_data(page.text):
+        return False  # not even in the markup, where a look at the visible text alone costs a tenth of it
+    return _names_data(visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" "))
+
+
+def _names_data(text: str) -> bool:
+    """Whether ``text`` holds an ISSN or a label of :func:`_data_labels`."""
+    if find_issns(text):
+        return True
+    words = f" {label_key(text)} "
+    return any(f" {label} " in words for label in _data_labels())
+
+
+@cache
+def _data_labels() -> tuple[str, ...]:
+    """The vocabulary's labels of metrics and identifiers, as :func:`~journals.vocabulary.label_key` writes them
+    (a label of two letters or fewer, or a bare "Print" or "Online", would match ordinary words)."""
+    kinds = {"number", "issn"}
+    labels = {label_key(label) for a in load_attributes() if a.type in kinds for label in a.labels}
+    return tuple(sorted(label for label in labels if len(label) > 2 and label not in ("print", "online")))

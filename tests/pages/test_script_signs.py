@@ -1,0 +1,96 @@
+"""The signs of a script-built page and whether a page names journal data (journals.pages.script_signs)."""
+
+from __future__ import annotations
+
+import pytest
+
+from journals.pages.parsed import ParsedPage
+from journals.pages.script_signs import MIN_SCRIPT_LETTERS, names_journal_data, script_signs
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def page(body: str, head: str = "") -> ParsedPage:
+    return ParsedPage("https://example.org/journals", f"<html><head>{head}</head><body>{body}</body></html>")
+
+
+APP = '<script src="/app.js"></script>'
+
+
+@pytest.mark.parametrize("root", ['<div id="root"></div>', '<div id="__next">  </div>', '<main id="app"></main>'])
+def test_an_empty_application_root_with_scripts_is_script_built(root: str) -> None:
+    signs = script_signs(page(f"<header><a href='/'>Home</a></header>{root}{APP}"))
+    assert signs.script_built and signs.names == ("app_root",)
+
+
+def test_a_filled_application_root_or_a_page_without_scripts_is_not() -> None:
+    assert not script_signs(page(f'<div id="root"><ul><li>Journal</li></ul></div>{APP}')).script_built
+    assert not script_signs(page('<div id="root"></div>')).script_built
+    json_ld = '<script type="application/ld+json">{"@type": "Periodical"}</script>'
+    assert not script_signs(page(f'<div id="root"></div>{json_ld}')).script_built
+
+
+def test_noscript_asking_for_javascript_is_a_sign_an_analytics_pixel_is_not() -> None:
+    asking = page(f"<noscript>You need to enable JavaScript to run this app.</noscript>{APP}")
+    assert script_signs(asking).names == ("noscript",)
+    pixel = page(f'<noscript><img src="https://stats.example/pixel.gif"></noscript>{APP}')
+    assert not script_signs(pixel).script_built
+
+
+def test_script_letters_count_on_index_pages_only_and_links_are_not_scripts() -> None:
+    buttons = "".join(f'<button type="button">{letter}</button>' for letter in LETTERS)
+    handlers = "".join(f'<a href="javascript:void(0)" onclick="show(\'{x}\')">{x}</a>' for x in LETTERS)
+    links = "".join(f'<a href="/az/{letter}">{letter}</a>' for letter in LETTERS)
+    assert script_signs(page(buttons + APP), letters=True).script_letters == 26
+    assert script_signs(page(handlers + APP), letters=True).names == ("script_letters",)
+    assert not script_signs(page(buttons + APP)).script_built, "a journal page's letter buttons mean nothing"
+    assert script_signs(page(links + APP), letters=True).script_letters == 0
+    few = "".join(f"<button>{letter}</button>" for letter in LETTERS[: MIN_SCRIPT_LETTERS - 1])
+    assert not script_signs(page(few + APP), letters=True).script_built
+
+
+def test_journal_data_is_an_issn_or_a_metric_label_a_reader_sees() -> None:
+    assert names_journal_data(page("<h1>Acta Nova</h1><p>ISSN 2049-3630</p>"))
+    assert names_journal_data(page("<dl><dt>Journal Impact Factor™</dt><dd>4.2</dd></dl>"))
+    assert names_journal_data(page("<span>CiteScore</span>"))
+    assert not names_journal_data(page("<h1>Acta Nova</h1><nav><a href='/'>Home</a> Online first</nav>"))
+    hidden = '<div style="display:none">Impact Factor 4.2 ISSN 2049-3630</div>'
+    assert not names_journal_data(page(f"<h1>Acta Nova</h1>{hidden}"))
+    noscript = "<noscript>Enable JavaScript to see the Impact Factor.</noscript>"
+    assert not names_journal_data(page(f"<h1>Acta Nova</h1>{noscript}{APP}"))
+
+
+def test_an_unparsable_page_shows_no_signs_and_no_data() -> None:
+    empty = ParsedPage("https://example.org/", "")
+    assert not script_signs(empty, letters=True).script_built
+    assert not names_journal_data(empty)
+
+
+DATA = "<h1>Acta Testa</h1><p>ISSN 4343-0910</p>"
+"""What a journal page shows as served, before the panels its scripts fill."""
+
+
+@pytest.mark.parametrize(
+    ("panel", "empty"),
+    [
+        ('<button role="tab" aria-controls="m">Journal metrics</button><div id="m" role="tabpanel"></div>', 1),
+        ('<button role="tab" aria-controls="m">Journal metrics</button><div id="m"><p>Impact Factor 2.1</p></div>', 0),
+        ("<details><summary>Journal metrics</summary></details>", 1),
+        ("<details><summary>Journal metrics</summary><p>CiteScore 3.4</p></details>", 0),
+        ('<h2>Metrics</h2><div class="panel"><div class="skeleton-line"></div><svg class="spinner"></svg></div>', 1),
+        ("<h3>Editor</h3><p></p>", 0),
+        ('<section aria-busy="true"></section>', 1),
+    ],
+)
+def test_a_panel_left_for_a_script_to_fill_makes_a_page_with_data_unfinished(panel: str, empty: int) -> None:
+    """A closed tab or accordion with nothing in it, skeleton boxes under a metrics heading, an element a script
+    marks busy: the page names data but is not finished. An empty field under its label is a journal without it."""
+    signs = script_signs(ParsedPage("http://x.example/j", f"<html><body>{DATA}{panel}<script></script></body></html>"))
+    assert (signs.empty_panels, signs.unfinished) == (empty, bool(empty))
+
+
+def test_a_page_without_scripts_is_never_unfinished() -> None:
+    page = ParsedPage(
+        "http://x.example/j", f"<html><body>{DATA}<details><summary>Metrics</summary></details></body></html>"
+    )
+    assert script_signs(page).empty_panels == 1 and not script_signs(page).unfinished
