@@ -11,10 +11,12 @@ def test_normalise_drops_case_marks_punctuation_and_bracketed_years() -> None:
     assert normalise_label("Impact Factor (2024):") == "impact factor 2024"
 
 
-def test_a_label_key_drops_the_year_in_brackets() -> None:
+def test_a_label_key_drops_the_year_in_brackets_or_at_either_end() -> None:
     assert label_key("Impact Factor (2024):") == "impact factor"
     assert label_key("CiteScore [2023]") == "citescore"
-    assert label_key("Founded 2024") == "founded 2024"  # a year out of brackets is text
+    assert label_key("Impact Factor 2024:") == "impact factor"
+    assert label_key("2023 CiteScore") == "citescore"
+    assert label_key("Founded in 2024 by") == "founded in 2024 by"  # a year inside a text is text
 
 
 def test_metrics_are_core_numbers() -> None:

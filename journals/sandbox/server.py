@@ -86,7 +86,11 @@ class _Handler(BaseHTTPRequestHandler):
         plan = self.server.faults
         if plan is not None and parts.path == "/robots.txt":
             response.body += fault_kinds.ROBOTS_EXTRA.encode()
-        if plan is None or response.status != 200 or "html" not in response.headers.get("Content-Type", ""):
+        # Faults fall on the pages a crawler asks for, never on what a page's own script fetches (a template, an
+        # HTML fragment: the browser says so in Sec-Fetch-Dest), which the truth's reachability does not weigh.
+        subresource = self.headers.get("Sec-Fetch-Dest", "document") != "document"
+        html = "html" in response.headers.get("Content-Type", "")
+        if plan is None or response.status != 200 or not html or subresource:
             etag = response.headers.get("ETag")
             if etag and etag in self.headers.get("If-None-Match", ""):
                 response = WebResponse(304, b"", {"ETag": etag, "Cache-Control": "max-age=0"})
