@@ -174,7 +174,8 @@ class JournalKey(Base):
     """A key under which a source's journal is known, and the URL of the journal row it leads to.
 
     Two kinds: an *identity* (title and one ISSN, one row per ISSN of the journal), claimed by the first URL
-    stored; an *alias*, a URL the journal was found under besides the one it is stored under.
+    stored; an *alias*, a place (:func:`journals.journal_identity.locator`: a URL without scheme or port) the
+    journal was found at, its own or another.
     """
 
     __tablename__ = "journal_keys"

@@ -51,8 +51,9 @@ def write_journals(engine: Engine, items: Sequence[JournalItem], crawled_at: dat
     A journal is keyed by (source, url) and an attribute row by (journal, attribute), so writing the same
     items again updates rows in place. One journal found under several URLs is one row, under the first URL
     stored: an item with the title and an ISSN of a journal of its source stored already updates that journal,
-    and so does an item with no title or ISSN found under a URL where an item of that journal was found before
-    (see :mod:`journals.journal_identity` and :mod:`journals.store.journal_keys`). Attributes an item no longer has
+    and so does an item found at a place (a URL whatever its scheme and port) where an item of that journal was
+    found before (see :mod:`journals.journal_identity` and :mod:`journals.store.journal_keys`). A journal found
+    at its own place under a new scheme or port keeps its row, which takes the new URL. Attributes an item no longer has
     keep their older row and ``crawled_at``. When a batch holds the same journal twice, the later item wins.
     An ``unchanged`` item (a re-crawl found its pages unchanged) only moves its stored rows' ``crawled_at``.
     ``crawled_at`` defaults to now (UTC).
