@@ -1,14 +1,29 @@
-"""Feed exporters: a CSV that spreadsheets open safely and that keeps nested fields readable."""
+"""Feed exporters and storage: a CSV that spreadsheets open safely and that keeps nested fields readable, and feed
+files that are replaced only by a finished crawl's."""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
+import shutil
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import IO, Any, Self
 
+from scrapy import Spider
+from scrapy.crawler import Crawler
 from scrapy.exporters import CsvItemExporter
+from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.item import Field
+
+from journals.extensions.interruption import crawl_interrupted
+
+logger = logging.getLogger(__name__)
+
+TEMPORARY_SUFFIX = ".tmp"
+"""Suffix of the file a feed is written to until the crawl ends (``journals.csv.tmp``)."""
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection")."""
@@ -40,3 +55,44 @@ def defuse_formula(text: str) -> str:
     if text.startswith(FORMULA_PREFIXES) and not _PLAIN_NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+class AtomicFileFeedStorage(FileFeedStorage):
+    """A local feed file written to ``PATH.tmp`` and moved into place only when the crawl finishes.
+
+    Scrapy's own file storage writes the final file as items come, so ``-O journals.csv`` truncates yesterday's
+    complete table at the first item, and a crawl stopped half-way (Ctrl-C, a killed job) leaves half a table in
+    its place. Here the previous file stays whole until the new one is complete: at the end of a finished crawl
+    the temporary file replaces it in one ``os.replace`` (atomic on one file system, so a reader sees the old
+    file or the new one, never a mixture); an interrupted crawl
+    (:func:`~journals.extensions.interruption.crawl_interrupted`) deletes its temporary file and says so. ``-o``
+    (append) copies the previous file first and appends to the copy.
+    """
+
+    def __init__(self, uri: str, *, feed_options: dict[str, Any] | None = None, crawler: Crawler | None = None):
+        """The storage of ``uri`` (a path or ``file://`` URI); ``crawler`` tells whether the crawl finished."""
+        super().__init__(uri, feed_options=feed_options)
+        self.crawler = crawler
+        self.temporary = Path(f"{self.path}{TEMPORARY_SUFFIX}")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, uri: str, *, feed_options: dict[str, Any] | None = None) -> Self:
+        """The storage of ``uri`` for ``crawler``'s crawl (how the feed exporter builds it)."""
+        return cls(uri, feed_options=feed_options, crawler=crawler)
+
+    def open(self, spider: Spider) -> IO[bytes]:
+        """Open the temporary file (a copy of the previous file when appending), its folder made if missing."""
+        self.temporary.parent.mkdir(parents=True, exist_ok=True)
+        if self.write_mode == "ab" and Path(self.path).exists():
+            shutil.copyfile(self.path, self.temporary)
+        return self.temporary.open(self.write_mode)
+
+    def store(self, file: IO[bytes]) -> None:
+        """Close the file, then move it into place, or delete it when the crawl was interrupted."""
+        file.close()
+        if self.crawler is not None and crawl_interrupted(self.crawler):
+            self.temporary.unlink(missing_ok=True)
+            kept = "kept as it was" if Path(self.path).exists() else "not written"
+            logger.warning("Crawl interrupted: feed %s %s (the partial feed is discarded)", self.path, kept)
+            return
+        os.replace(self.temporary, self.path)

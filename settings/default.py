@@ -71,6 +71,9 @@ CONFIRM_JOURNAL_PAGES = True
 # The exported fields: the source record's keys, the vocabulary's core attributes, then every other attribute.
 FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), "attributes"]
 FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
+# Local feeds are written to FILE.tmp and replace FILE only when the crawl finishes: an interrupted crawl keeps
+# the previous journals.csv whole (journals.exporters.AtomicFileFeedStorage).
+FEED_STORAGES = {"": "journals.exporters.AtomicFileFeedStorage", "file": "journals.exporters.AtomicFileFeedStorage"}
 MDR_MAX_NODE_LENGTH = 10
 MDR_THRESHOLD = 0.3
 
@@ -82,6 +85,8 @@ EXTENSIONS = {
     "journals.extensions.progress.ProgressExtension": 500,
     "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
+    # An interrupted crawl (Ctrl-C) marked in stats crawl/interrupted: its feeds keep the previous files, exit 130.
+    "journals.extensions.interruption.InterruptionExtension": 515,
     "journals.extensions.lag.ReactorLagExtension": 520,
 }
 PROGRESS_ENABLED = True

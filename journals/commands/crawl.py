@@ -18,6 +18,7 @@ from scrapy.exceptions import UsageError
 from sqlalchemy import Engine
 
 from journals.extensions.database import hand_over
+from journals.extensions.interruption import INTERRUPTED_EXIT_CODE, INTERRUPTED_STATS
 from journals.settings_check import settings_problems
 from journals.store import DatabaseError, database_url, open_database
 
@@ -26,7 +27,8 @@ HEALTH_FAILED_EXIT_CODE = 3
 
 
 class Command(ScrapyCrawlCommand):
-    """Run a spider, after checking its arguments; exit with status 3 when the crawl fails its health check."""
+    """Run a spider, after checking its arguments; exit with status 3 when the crawl fails its health check, 130
+    when it was interrupted (Ctrl-C)."""
 
     crawler: Crawler | None = None
     database: tuple[str, Engine] | None = None
@@ -55,7 +57,9 @@ class Command(ScrapyCrawlCommand):
         except DatabaseError as error:
             raise UsageError(str(error), print_help=False) from error
         super().run(args, opts)
-        if self.crawler is not None and self.crawler.stats.get_value("health/failed"):
+        if self.crawler is not None and self.crawler.stats.get_value(INTERRUPTED_STATS):
+            self.exitcode = INTERRUPTED_EXIT_CODE
+        elif self.crawler is not None and self.crawler.stats.get_value("health/failed"):
             self.exitcode = HEALTH_FAILED_EXIT_CODE
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
