@@ -12,13 +12,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any, Self
 
+from itemadapter import ItemAdapter
 from scrapy import Spider
 from scrapy.crawler import Crawler
-from scrapy.exporters import CsvItemExporter
+from scrapy.exporters import CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
 from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.item import Field
 
 from journals.extensions.interruption import crawl_interrupted
+from journals.items import JournalItem
+from journals.vocabulary import metric_names
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +32,44 @@ FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection")."""
 
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+YEAR_SUFFIX = "_year"
+"""A metric's year is exported in a column of its own: ``impact_factor_year`` beside ``impact_factor``."""
+
+
+def metric_year_fields() -> list[str]:
+    """The export's year columns, one per metric (``impact_factor_year``…), in the vocabulary's order."""
+    return [f"{name}{YEAR_SUFFIX}" for name in metric_names()]
+
+
+def with_metric_years(item: Any) -> Any:
+    """A journal item as exported: its fields and, per metric whose year the page wrote, ``<metric>_year``
+    (from the item's provenance, which is not exported itself). Anything else is returned as it is."""
+    if not isinstance(item, JournalItem):
+        return item
+    years = {
+        f"{name}{YEAR_SUFFIX}": year
+        for name in metric_names()
+        if isinstance(year := (item.provenance.get(name) or {}).get("year"), int)
+    }
+    if not years:
+        return item
+    return ItemAdapter(item).asdict() | years
+
+
+class MetricYearsJsonItemExporter(JsonItemExporter):
+    """Scrapy's JSON exporter with each metric's year (:func:`with_metric_years`)."""
+
+    def export_item(self, item: Any) -> None:
+        """Write ``item`` with its metric years."""
+        super().export_item(with_metric_years(item))
+
+
+class MetricYearsJsonLinesItemExporter(JsonLinesItemExporter):
+    """Scrapy's JSON-lines exporter with each metric's year (:func:`with_metric_years`)."""
+
+    def export_item(self, item: Any) -> None:
+        """Write ``item`` with its metric years."""
+        super().export_item(with_metric_years(item))
 
 
 class FlatCsvItemExporter(CsvItemExporter):
@@ -36,8 +77,13 @@ class FlatCsvItemExporter(CsvItemExporter):
 
     A text cell starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading ``'`` so that
     spreadsheets show it instead of evaluating it; numbers (``-1.5``, or the text ``"-1.5"``) are left alone.
-    A serializer declared on a field still wins.
+    A serializer declared on a field still wins. Each metric's year is a column of its own
+    (:func:`with_metric_years`).
     """
+
+    def export_item(self, item: Any) -> None:
+        """Write ``item``'s row, metric years included."""
+        super().export_item(with_metric_years(item))
 
     def serialize_field(self, field: Mapping[str, Any] | Field, name: str, value: Any) -> Any:
         """The cell for ``value``: the field's own serializer if any, else JSON or defused text."""

@@ -1,6 +1,6 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
-from journals.vocabulary import core_attribute_names
+from journals.vocabulary import core_attribute_names, metric_names
 
 BOT_NAME = "journals"
 SPIDER_MODULES = ["journals.spiders"]
@@ -69,8 +69,15 @@ ITEM_PIPELINES = {
 CONFIRM_JOURNAL_PAGES = True
 
 # The exported fields: the source record's keys, the vocabulary's core attributes, then every other attribute.
-FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), "attributes"]
-FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
+# Each metric's year, when its page writes one ("Impact factor 1.630 (2024)"), in a column of its own.
+FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), *(f"{m}_year" for m in metric_names()), "attributes"]
+FEED_EXPORTERS = {
+    "csv": "journals.exporters.FlatCsvItemExporter",
+    "json": "journals.exporters.MetricYearsJsonItemExporter",
+    "jsonlines": "journals.exporters.MetricYearsJsonLinesItemExporter",
+    "jsonl": "journals.exporters.MetricYearsJsonLinesItemExporter",
+    "jl": "journals.exporters.MetricYearsJsonLinesItemExporter",
+}
 # Local feeds are written to FILE.tmp and replace FILE only when the crawl finishes: an interrupted crawl keeps
 # the previous journals.csv whole (journals.exporters.AtomicFileFeedStorage).
 FEED_STORAGES = {"": "journals.exporters.AtomicFileFeedStorage", "file": "journals.exporters.AtomicFileFeedStorage"}

@@ -152,3 +152,41 @@ async def test_an_appended_feed_is_the_previous_file_and_the_new_items(tmp_path)
     await feed_crawler(ItemsSpider, out, overwrite=False).crawl_async()
     urls = [json.loads(line)["url"] for line in out.read_text(encoding="utf-8").splitlines()]
     assert urls == ["https://old", "https://a", "https://b"]
+
+
+def test_each_metrics_year_is_a_column_of_its_own():
+    item = JournalItem(
+        source="s", url="u", impact_factor=1.63, sjr=0.5, provenance={"impact_factor": {"raw": "1,630", "year": 2024}}
+    )
+    header, row = export([item])
+    cells = dict(zip(header, row, strict=True))
+    assert (cells["impact_factor"], cells["impact_factor_year"]) == ("1.63", "2024")
+    assert (cells["sjr"], cells["sjr_year"]) == ("0.5", "")
+    assert header.index("impact_factor_year") > header.index("editor_in_chief")
+
+
+@deferred_f_from_coro_f
+async def test_json_feeds_carry_the_metric_years(tmp_path):
+    out = tmp_path / "journals.json"
+
+    class YearSpider(Spider):
+        """One journal whose impact factor is 2024's."""
+
+        name = "year"
+
+        async def start(self):
+            """The journal."""
+            yield JournalItem(source="s", url="u", impact_factor=1.63, provenance={"impact_factor": {"year": 2024}})
+
+    crawler = get_crawler(
+        YearSpider,
+        {
+            "FEEDS": {str(out): {"format": "json"}},
+            "FEED_EXPORTERS": FEED_EXPORTERS,
+            "FEED_EXPORT_FIELDS": FEED_EXPORT_FIELDS,
+        },
+    )
+    await crawler.crawl_async()
+    (exported,) = json.loads(out.read_text(encoding="utf-8"))
+    assert (exported["impact_factor"], exported["impact_factor_year"]) == (1.63, 2024)
+    assert "provenance" not in exported

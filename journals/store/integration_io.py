@@ -42,6 +42,7 @@ def crawled_rows(engine: Engine) -> tuple[list[Row], list[Row]]:
                 AttributeValue.page_url,
                 AttributeValue.xpath,
                 AttributeValue.extractor,
+                AttributeValue.year,
             )
         ).all()
     return list(journals), list(values)

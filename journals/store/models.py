@@ -27,7 +27,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from journals.journal_identity import KEY_HEX_DIGITS
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the schema these models describe; raise it when adding a table or a column."""
 
 
@@ -132,6 +132,8 @@ class AttributeValue(Base):
     page_url: Mapped[str | None] = mapped_column(Text)
     xpath: Mapped[str | None] = mapped_column(Text)
     extractor: Mapped[str | None] = mapped_column(Text)
+    year: Mapped[int | None] = mapped_column(Integer)
+    """The year a metric is for, when the page writes one with it ("Impact factor 1.630 (2024)"); null otherwise."""
     crawled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

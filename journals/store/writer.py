@@ -160,7 +160,7 @@ def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> No
         return
     insert = dialect_insert(conn)
     stmt = insert(AttributeValue)
-    updated = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "crawled_at")
+    updated = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "year", "crawled_at")
     stmt = stmt.on_conflict_do_update(
         index_elements=["journal_id", "attribute"],
         set_={column: stmt.excluded[column] for column in updated},
@@ -171,7 +171,8 @@ def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> No
 def attribute_rows(item: JournalItem, journal_id: int, crawled_at: datetime) -> list[dict[str, Any]]:
     """The attribute-value rows of one item: each non-null core field, then each entry of ``attributes``.
 
-    Raw text, page URL, XPath and extractor come from ``item.provenance[attribute]`` and are null when absent.
+    Raw text, page URL, XPath, extractor and the metric's year come from ``item.provenance[attribute]`` and are
+    null when absent.
     """
     values: dict[str, Any] = {}
     for name in core_attribute_names():
@@ -194,6 +195,7 @@ def attribute_rows(item: JournalItem, journal_id: int, crawled_at: datetime) -> 
                 "page_url": _text_or_none(provenance.get("url")),
                 "xpath": _text_or_none(provenance.get("xpath")),
                 "extractor": _text_or_none(provenance.get("extractor")),
+                "year": metric_year(provenance),
                 "crawled_at": crawled_at,
             }
         )
@@ -217,6 +219,12 @@ def value_as_number(value: Any) -> float | None:
         return None
     number = float(value)
     return number if math.isfinite(number) else None
+
+
+def metric_year(provenance: Mapping[str, Any]) -> int | None:
+    """The year a provenance entry says its metric is for, when it is a plausible one (an ``int`` of 1900–2100)."""
+    year = provenance.get("year")
+    return year if isinstance(year, int) and not isinstance(year, bool) and 1900 <= year <= 2100 else None
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -131,8 +131,8 @@ def test_json_and_json_lines_exports_keep_values_verbatim(tmp_path: Path, name: 
 
 def test_the_projects_feed_exporters_win_over_scrapys_base() -> None:
     assert exporter_for(Path("x.csv"), project_settings()).__name__ == "FlatCsvItemExporter"
-    assert exporter_for(Path("x.jsonl"), project_settings()).__name__ == "JsonLinesItemExporter"
-    assert exporter_for(Path("x.json"), project_settings()).__name__ == "JsonItemExporter"
+    assert exporter_for(Path("x.jsonl"), project_settings()).__name__ == "MetricYearsJsonLinesItemExporter"
+    assert exporter_for(Path("x.json"), project_settings()).__name__ == "MetricYearsJsonItemExporter"
     no_csv = project_settings(FEED_EXPORTERS={"csv": None})
     with pytest.raises(UsageError, match=r"^-O x.csv: no exporter for .csv; use one of .*\.jsonl"):
         exporter_for(Path("x.csv"), no_csv)
