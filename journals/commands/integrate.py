@@ -69,7 +69,7 @@ class Command(ScrapyCommand):
         if opts.output:
             exporter_for(Path(opts.output), self.settings)  # an unknown extension fails before any work
         try:
-            engine = open_database(database_url(self.settings))
+            engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         journals, values = crawled_rows(engine)
