@@ -34,4 +34,4 @@ def test_the_arguments_every_spider_takes_and_scrapyds_pass():
     for spider in (PublisherSpider, SiteSpider):
         assert unknown_argument(spider, {"start_url": "u", "start_urls": "u", "source": "s", "render": "never"}) is None
         assert unknown_argument(spider, {"_job": "abc", "_version": "1"}) is None
-    assert "did you mean 'start_urls'" in (unknown_argument(PublisherSpider, {"start_ursl": "u"}) or "")
+    assert "did you mean 'source'" in (unknown_argument(PublisherSpider, {"sourse": "s"}) or "")
