@@ -213,6 +213,21 @@ def _wait_for_a_lock_wait(engine, timeout=5.0):
 
 
 def test_a_site_back_on_another_port_or_scheme_updates_the_same_rows_under_its_new_urls(engine):
+    site_back_on_other_ports(engine)
+
+
+def test_moving_rows_to_a_new_port_on_postgresql(postgres: PostgresServer):
+    engine = engine_from_url(postgres.create_database("journals_keys_ports"))
+    try:
+        create_schema(engine)
+        site_back_on_other_ports(engine)
+    finally:
+        engine.dispose()
+
+
+def site_back_on_other_ports(engine):
+    """Four journals stored from port 8000, then found on port 9000 and over https: same rows, new URLs."""
+
     def found(origin, n, **changes):
         fields = {"source": "site", "url": f"{origin}/site/journal/{n}", "title": f"Acta {n}", "impact_factor": 1.0}
         return JournalItem(**(fields | changes))
