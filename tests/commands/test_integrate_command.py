@@ -63,9 +63,16 @@ def test_crawl_then_integrate_meets_the_bars_against_the_truth(sandbox, tmp_path
         "sjr",
         "snip",
         "editor_in_chief",
+        "impact_factor_year",
+        "five_year_impact_factor_year",
+        "citescore_year",
+        "sjr_year",
+        "snip_year",
         "sources",
     ]
     assert len(rows) == len(sandbox.truth["relation"])
+    # Springer writes its metrics' year ("1.349 (2024)"): the fused values it supports keep it.
+    assert {row["sjr_year"] for row in rows} <= {"", "2024"} and any(row["sjr_year"] == "2024" for row in rows)
 
     with sqlite3.connect(db) as conn:
         mapped = conn.execute(
