@@ -62,6 +62,16 @@ class Command(ScrapyCrawlCommand):
 
     crawler: Crawler | None = None
     database: tuple[str, Engine] | None = None
+
+    def long_desc(self) -> str:
+        """The help text: what the project's spiders take as ``-a`` arguments and what the exit statuses mean."""
+        return (
+            "Run a spider of the current project, by name: publisher (any site: -a start_url=URL or "
+            "-a start_urls=URL1,URL2) or a real publisher's (elsevier, wiley…). Spider arguments: start_url, "
+            "start_urls, source (names the source of a single start URL), render (auto, browser or never: which "
+            "pages are rendered in Chromium); any other is refused. Exit status: 0 finished, 3 failed its health "
+            "check, 130 interrupted (the previous -O feeds are kept)."
+        )
     """The database opened for the check, with its URL, until handed to the crawler."""
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:

@@ -35,3 +35,10 @@ def test_the_arguments_every_spider_takes_and_scrapyds_pass():
         assert unknown_argument(spider, {"start_url": "u", "start_urls": "u", "source": "s", "render": "never"}) is None
         assert unknown_argument(spider, {"_job": "abc", "_version": "1"}) is None
     assert "did you mean 'source'" in (unknown_argument(PublisherSpider, {"sourse": "s"}) or "")
+
+
+def test_crawl_help_lists_the_spider_arguments():
+    result = run_scrapy("crawl", "-h")
+    assert result.returncode == 0
+    text = " ".join(result.stdout.split())
+    assert "Spider arguments: start_url, start_urls, source" in text and "render (auto, browser or never" in text
