@@ -5,20 +5,24 @@ is, and a figure read next year must not pass for this year's. The value parsers
 year out (a year is never the value), so the year is read here, after the value was found, from the text around
 the node the value was read from: the node's own text ("4.117 (2024)"), then the label before it ("Impact Factor
 (2024)" in a ``dt`` or ``th``), then a short row holding both ("<strong>3.580</strong> Impact factor 2024"). A
-year further away (a copyright line, "founded 1998", another panel) is not this metric's. Pure: an lxml tree in,
-a year or None out.
+year further away (a copyright line, "founded 1998", another panel), inside an ISSN ("1998-2054") or in the future
+is not this metric's. Pure: an lxml tree in, a year or None out.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 from lxml import etree
 
-from journals.domain.numbers import find_year
-
 ROW_CHARS = 160
 """Longest text of a parent element read as the metric's row (label and value together); longer is a panel."""
+ROW_CHILDREN = 2
+"""Most elements a parent may hold to be read as the metric's row: its label and its value, no more (a ``dl`` of
+every metric holds the ISSN "1998-2054" too)."""
+YEAR = re.compile(r"(?<![\d.,\-–/])(19[5-9]\d|20\d\d)(?![\d\-–/]|[.,]\d)")
+"""A year standing alone: not part of an ISSN ("1998-2054"), a range, a date or a decimal."""
 _FUNCTION = re.compile(r"(?:normalize-space|substring-after|substring-before|substring|string|translate)\(")
 
 
@@ -28,9 +32,11 @@ def metric_year(root: etree._Element, xpath: str | None) -> int | None:
     node = _value_node(root, xpath)
     if node is None:
         return None
+    latest = datetime.now(UTC).year
     for text in _nearby_texts(node):
-        if (year := find_year(text)) is not None:
-            return year
+        years = [year for match in YEAR.finditer(text) if (year := int(match[1])) <= latest]
+        if years:
+            return max(years)
     return None
 
 
@@ -78,7 +84,7 @@ def _nearby_texts(node: etree._Element) -> list[str]:
     if previous is not None:
         texts.append(_text(previous))
     parent = node.getparent()
-    if parent is not None and len(row := _text(parent)) <= ROW_CHARS:
+    if parent is not None and len(parent) <= ROW_CHILDREN and len(row := _text(parent)) <= ROW_CHARS:
         texts.append(row)
     return texts
 

@@ -74,3 +74,13 @@ def test_a_crawl_stores_and_exports_each_metrics_year(sandbox: RunningSandbox, t
     assert exported and all(row["sjr_year"] in ("", str(METRIC_YEAR)) for row in exported)
     assert any(row["sjr_year"] == str(METRIC_YEAR) for row in exported)
     assert all(row["sjr_year"] == "" for row in rows if not row["sjr"])
+
+
+def test_digits_of_an_issn_or_a_future_year_beside_a_metric_are_no_year():
+    html = (
+        "<dl><dt>ISSN</dt><dd>1998-2054</dd><dt>Impact Factor</dt><dd>1.013</dd><dt>CiteScore</dt><dd>1.2</dd></dl>"
+        "<p>SJR 2087: 0.5</p>"
+    )
+    found = metrics(html)
+    assert found["impact_factor"] == (1.013, None) and found["citescore"] == (1.2, None)
+    assert found.get("sjr", (0.5, None))[1] is None
