@@ -26,15 +26,18 @@ $(STAMP): requirements.txt pyproject.toml
 
 # The main job: start the sandbox web on a free port, crawl its publishers and aggregators into journals.db,
 # journals.csv and journals.json, then stop the sandbox. The sandbox's ground truth goes to truth.json.
+# The sandbox is stopped however the recipe ends (the EXIT trap; Ctrl-C, SIGTERM and SIGHUP end the shell through
+# it once the crawl has stopped, and a background job of a non-interactive shell ignores Ctrl-C itself). An
+# interrupted crawl keeps the previous journals.csv/json and exits 130.
 crawl: $(STAMP)
 	@rm -f .sandbox.url
 	@$(SCRAPY) sandbox --port 0 --seed $(SEED) --journals $(JOURNALS) --truth truth.json --url-file .sandbox.url & \
-	pid=$$!; trap 'kill $$pid 2>/dev/null' EXIT; \
+	pid=$$!; trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -f .sandbox.url' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
 	for _ in $$(seq 100); do [ -s .sandbox.url ] && break; sleep 0.2; done; \
 	[ -s .sandbox.url ] || { echo "sandbox did not start" >&2; exit 1; }; \
 	url=$$(cat .sandbox.url); starts=$$(for s in $(SOURCES); do printf '%s/%s/,' "$$url" "$$s"; done); \
-	$(SCRAPY) crawl publisher -a start_urls=$${starts%,} -O journals.csv -O journals.json $(CRAWL_ARGS); \
-	rc=$$?; rm -f .sandbox.url; exit $$rc
+	$(SCRAPY) crawl publisher -a start_urls=$${starts%,} -O journals.csv -O journals.json $(CRAWL_ARGS)
 
 # Browse the database that `make crawl` wrote (docs/RESULTS.md): Datasette on 127.0.0.1:$(BROWSE_PORT) with facets
 # and canned queries; the browsing views are created first. Run `scrapy integrate` once before, for the journals.

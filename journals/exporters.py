@@ -1,19 +1,75 @@
-"""Feed exporters: a CSV that spreadsheets open safely and that keeps nested fields readable."""
+"""Feed exporters and storage: a CSV that spreadsheets open safely and that keeps nested fields readable, and feed
+files that are replaced only by a finished crawl's."""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
+import shutil
 from collections.abc import Mapping
-from typing import Any
+from pathlib import Path
+from typing import IO, Any, Self
 
-from scrapy.exporters import CsvItemExporter
+from itemadapter import ItemAdapter
+from scrapy import Spider
+from scrapy.crawler import Crawler
+from scrapy.exporters import CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
+from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.item import Field
+
+from journals.extensions.interruption import crawl_interrupted
+from journals.items import JournalItem
+from journals.vocabulary import metric_names
+
+logger = logging.getLogger(__name__)
+
+TEMPORARY_SUFFIX = ".tmp"
+"""Suffix of the file a feed is written to until the crawl ends (``journals.csv.tmp``)."""
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection")."""
 
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+YEAR_SUFFIX = "_year"
+"""A metric's year is exported in a column of its own: ``impact_factor_year`` beside ``impact_factor``."""
+
+
+def metric_year_fields() -> list[str]:
+    """The export's year columns, one per metric (``impact_factor_year``…), in the vocabulary's order."""
+    return [f"{name}{YEAR_SUFFIX}" for name in metric_names()]
+
+
+def with_metric_years(item: Any) -> Any:
+    """A journal item as exported: its fields and, per metric whose year the page wrote, ``<metric>_year``
+    (from the item's provenance, which is not exported itself). Anything else is returned as it is."""
+    if not isinstance(item, JournalItem):
+        return item
+    years = {
+        f"{name}{YEAR_SUFFIX}": year
+        for name in metric_names()
+        if isinstance(year := (item.provenance.get(name) or {}).get("year"), int)
+    }
+    if not years:
+        return item
+    return ItemAdapter(item).asdict() | years
+
+
+class MetricYearsJsonItemExporter(JsonItemExporter):
+    """Scrapy's JSON exporter with each metric's year (:func:`with_metric_years`)."""
+
+    def export_item(self, item: Any) -> None:
+        """Write ``item`` with its metric years."""
+        super().export_item(with_metric_years(item))
+
+
+class MetricYearsJsonLinesItemExporter(JsonLinesItemExporter):
+    """Scrapy's JSON-lines exporter with each metric's year (:func:`with_metric_years`)."""
+
+    def export_item(self, item: Any) -> None:
+        """Write ``item`` with its metric years."""
+        super().export_item(with_metric_years(item))
 
 
 class FlatCsvItemExporter(CsvItemExporter):
@@ -21,8 +77,13 @@ class FlatCsvItemExporter(CsvItemExporter):
 
     A text cell starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading ``'`` so that
     spreadsheets show it instead of evaluating it; numbers (``-1.5``, or the text ``"-1.5"``) are left alone.
-    A serializer declared on a field still wins.
+    A serializer declared on a field still wins. Each metric's year is a column of its own
+    (:func:`with_metric_years`).
     """
+
+    def export_item(self, item: Any) -> None:
+        """Write ``item``'s row, metric years included."""
+        super().export_item(with_metric_years(item))
 
     def serialize_field(self, field: Mapping[str, Any] | Field, name: str, value: Any) -> Any:
         """The cell for ``value``: the field's own serializer if any, else JSON or defused text."""
@@ -40,3 +101,44 @@ def defuse_formula(text: str) -> str:
     if text.startswith(FORMULA_PREFIXES) and not _PLAIN_NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+class AtomicFileFeedStorage(FileFeedStorage):
+    """A local feed file written to ``PATH.tmp`` and moved into place only when the crawl finishes.
+
+    Scrapy's own file storage writes the final file as items come, so ``-O journals.csv`` truncates yesterday's
+    complete table at the first item, and a crawl stopped half-way (Ctrl-C, a killed job) leaves half a table in
+    its place. Here the previous file stays whole until the new one is complete: at the end of a finished crawl
+    the temporary file replaces it in one ``os.replace`` (atomic on one file system, so a reader sees the old
+    file or the new one, never a mixture); an interrupted crawl
+    (:func:`~journals.extensions.interruption.crawl_interrupted`) deletes its temporary file and says so. ``-o``
+    (append) copies the previous file first and appends to the copy.
+    """
+
+    def __init__(self, uri: str, *, feed_options: dict[str, Any] | None = None, crawler: Crawler | None = None):
+        """The storage of ``uri`` (a path or ``file://`` URI); ``crawler`` tells whether the crawl finished."""
+        super().__init__(uri, feed_options=feed_options)
+        self.crawler = crawler
+        self.temporary = Path(f"{self.path}{TEMPORARY_SUFFIX}")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, uri: str, *, feed_options: dict[str, Any] | None = None) -> Self:
+        """The storage of ``uri`` for ``crawler``'s crawl (how the feed exporter builds it)."""
+        return cls(uri, feed_options=feed_options, crawler=crawler)
+
+    def open(self, spider: Spider) -> IO[bytes]:
+        """Open the temporary file (a copy of the previous file when appending), its folder made if missing."""
+        self.temporary.parent.mkdir(parents=True, exist_ok=True)
+        if self.write_mode == "ab" and Path(self.path).exists():
+            shutil.copyfile(self.path, self.temporary)
+        return self.temporary.open(self.write_mode)
+
+    def store(self, file: IO[bytes]) -> None:
+        """Close the file, then move it into place, or delete it when the crawl was interrupted."""
+        file.close()
+        if self.crawler is not None and crawl_interrupted(self.crawler):
+            self.temporary.unlink(missing_ok=True)
+            kept = "kept as it was" if Path(self.path).exists() else "not written"
+            logger.warning("Crawl interrupted: feed %s %s (the partial feed is discarded)", self.path, kept)
+            return
+        os.replace(self.temporary, self.path)

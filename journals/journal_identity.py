@@ -3,9 +3,12 @@
 A site may link one journal under many URLs (a session id in every link, a tracking parameter, two letters of
 its A–Z list). Within one source, a journal is identified by its title *and* an ISSN: two records of the source
 with the same title and a shared ISSN (print or electronic, in either role: an ISSN names one serial whatever
-the label the page gives it) are one journal. A title alone is not an identity (a site may list a journal and
-its namesake, "Annals of Surgery" of two societies), nor an ISSN alone (a site may show a series' ISSN on each
-of its sections). A record with no title or no valid ISSN has no identity: it is told apart by its URL only.
+the label the page gives it) are one journal, and so are two records found at one *place* of the site
+(:func:`locator`: the URL without its scheme, port or ``www.``), so that a journal keeps its row when the site
+comes back on another port (the sandbox gets a new one every run) or switches between ``http`` and ``https``.
+A title alone is not an identity (a site may list a journal and its namesake, "Annals of Surgery" of two
+societies), nor an ISSN alone (a site may show a series' ISSN on each of its sections). A record with no title or
+no valid ISSN has no identity: it is told apart by its place only.
 
 Titles compare after Unicode NFKC, case folding and collapsing white space, nothing more: within one source the
 same journal's title comes from one database through one template, so only case (an upper-case heading) and
@@ -25,9 +28,11 @@ Pure code: the keys are digests, so that any title or URL (megabytes, NUL bytes)
 from __future__ import annotations
 
 import hashlib
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from urllib.parse import urlsplit
 
 from journals.domain.issn import parse_issn
 from journals.domain.text import clean
@@ -62,9 +67,30 @@ def identity_keys(source: str, title: str | None, issns: Iterable[str | None]) -
     return tuple(_digest("issn", source, issn, compared) for issn in valid)
 
 
+def locator(url: str) -> str:
+    """Where ``url`` points within its site, whatever the moment's scheme and port: the host name lower-cased and
+    without ``www.``, then the path, query and fragment as they are (``https://www.Site.org:8443/j/x?a=1`` →
+    ``site.org/j/x?a=1``). A text that is no absolute URL is its own locator.
+
+    The host name stays: a source may list journals on sister hosts, and two of them may share a path (every
+    journal at ``/`` of its own subdomain). The fragment stays too: a hash route is a page of its own.
+    """
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:  # a port out of range, a bracketed host that is no address
+        return url
+    if not parts.scheme or not parts.netloc or host is None:
+        return url
+    host = host.removeprefix("www.")
+    rest = url[url.index(parts.netloc, len(parts.scheme)) + len(parts.netloc) :]
+    return f"{host}{rest or '/'}"
+
+
 def url_key(source: str, url: str) -> str:
-    """The key of a URL of ``source`` a journal was found under (an alias of the URL it is stored under)."""
-    return _digest("url", source, url)
+    """The key of the place (:func:`locator`) of a URL of ``source`` a journal was found under: it leads to the
+    URL the journal is stored under, across runs, ports and schemes."""
+    return _digest("url", source, locator(url))
 
 
 def _digest(kind: str, *parts: str) -> str:
@@ -110,8 +136,9 @@ class Resolution:
     """Identity keys no journal held yet → the URL that takes them."""
     aliases: dict[str, str] = field(default_factory=dict)
     """Alias keys to write or rewrite → the URL they now lead to."""
-    stale_aliases: set[str] = field(default_factory=set)
-    """Alias keys to delete: their URL is now a journal's own (its record resolved to itself)."""
+    moves: dict[tuple[str, str], str] = field(default_factory=dict)
+    """``(source, stored URL)`` → the URL the journal is stored under from now on: the same place found under
+    another scheme or port (the latest URL is the one that works). Keys of the stored URL move with it."""
 
     def duplicates(self, records: Sequence[KeyedRecord]) -> list[tuple[int, str]]:
         """``(position, stored URL)`` of each record stored under another URL than its own."""
@@ -121,36 +148,70 @@ class Resolution:
 def resolve(records: Sequence[KeyedRecord], claims: Mapping[str, Claim]) -> Resolution:
     """Decide, in order, the URL each record is stored under (a URL of its own source: keys carry the source).
 
-    A record with an identity goes to the oldest journal holding one of its keys, else to its own URL, and its
-    unclaimed keys are claimed for that URL, so a later record of the batch with the same identity follows it
-    ("keep the first URL stored"). A record stored under another URL leaves an alias of its URL, which a later
-    record with no identity (a re-crawl's unchanged page, a page whose ISSN was not read this time) follows.
-    ``claims`` holds what the database has of the records' keys, identity and alias alike.
+    A record with an identity goes to the oldest journal holding one of its keys, else to the journal stored at
+    its place (its alias, when that alias leads to the same place), else to its own URL, and its unclaimed keys
+    are claimed for that URL, so a later record of the batch with the same identity follows it ("keep the first
+    URL stored"). A record with no identity (no ISSN or title read) follows the alias of its place. Every record
+    leaves the alias of its place leading where it went, which a later record (a re-crawl on another port, a
+    page whose ISSN was not read this time) follows. A journal found at its own place under another URL (scheme
+    or port) moves to that URL (:attr:`Resolution.moves`). ``claims`` holds what the database has of the
+    records' keys, identity and alias alike.
     """
     known = dict(claims)
+    source_of = {key: record.source for record in records for key in (*record.identity, record.alias)}
     next_order = max((claim.order for claim in known.values()), default=0) + 1
     resolution = Resolution(urls=[])
     for record in records:
-        if record.identity:
-            held = [known[key] for key in record.identity if key in known]
-            url = min(held, key=lambda claim: claim.order).url if held else record.url
-            for key in record.identity:
-                if key not in known:
-                    known[key] = Claim(url, next_order)
-                    resolution.new_claims[key] = url
-                    next_order += 1
-            alias = known.get(record.alias)
-            if url != record.url and (alias is None or alias.url != url):
-                known[record.alias] = Claim(url, next_order)
-                resolution.aliases[record.alias] = url
-                resolution.stale_aliases.discard(record.alias)
-                next_order += 1
-            elif url == record.url and alias is not None:
-                del known[record.alias]
-                resolution.aliases.pop(record.alias, None)
-                resolution.stale_aliases.add(record.alias)
+        alias = known.get(record.alias)
+        held = [known[key] for key in record.identity if key in known]
+        if held:
+            url = min(held, key=lambda claim: claim.order).url
+        elif alias is not None and (not record.identity or locator(alias.url) == locator(record.url)):
+            url = alias.url
         else:
-            alias = known.get(record.alias)
-            url = alias.url if alias is not None else record.url
+            url = record.url
+        if url != record.url and locator(url) == locator(record.url):
+            _move(known, source_of, record.source, url, record.url)
+            _record_move(resolution.moves, record.source, url, record.url)
+            url = record.url
+        for key in record.identity:
+            if key not in known:
+                known[key] = Claim(url, next_order)
+                resolution.new_claims[key] = url
+                next_order += 1
+        alias = known.get(record.alias)
+        if alias is None or alias.url != url:
+            known[record.alias] = Claim(url, alias.order if alias is not None else next_order)
+            resolution.aliases[record.alias] = url
+            next_order += 1
         resolution.urls.append(url)
+    for n, (record, url) in enumerate(zip(records, resolution.urls, strict=True)):
+        resolution.urls[n] = resolution.moves.get((record.source, url), url)
+    for key in resolution.new_claims:
+        resolution.new_claims[key] = known[key].url
+    for key in resolution.aliases:
+        resolution.aliases[key] = known[key].url
     return resolution
+
+
+def _move(known: dict[str, Claim], source_of: Mapping[str, str], source: str, old: str, new: str) -> None:
+    """Point every claim of ``source`` on ``old`` to ``new``, keeping its age."""
+    by_url: dict[str, list[str]] = defaultdict(list)
+    for key, claim in known.items():
+        by_url[claim.url].append(key)
+    for key in by_url.get(old, ()):
+        if source_of.get(key) == source:
+            known[key] = Claim(new, known[key].order)
+
+
+def _record_move(moves: dict[tuple[str, str], str], source: str, old: str, new: str) -> None:
+    """Add the move ``old`` → ``new`` of ``source``, every earlier move to ``old`` now ending at ``new`` and none
+    leading back to where it started (a journal seen under ``http`` then ``https`` then ``http`` again)."""
+    for (moved_source, start), end in list(moves.items()):
+        if moved_source == source and end == old:
+            moves[source, start] = new
+    moves.pop((source, new), None)
+    moves[source, old] = new
+    for (moved_source, start), end in list(moves.items()):
+        if start == end:
+            del moves[moved_source, start]

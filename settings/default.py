@@ -1,7 +1,7 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
-from journals.vocabulary import core_attribute_names
+from journals.vocabulary import core_attribute_names, metric_names
 
 # Every project setting has its default here and only here: components read it with no default of their own, and
 # journals.settings_check holds each to its type and range (SETTING_RULES) before a crawl starts.
@@ -74,8 +74,18 @@ ITEM_PIPELINES = {
 CONFIRM_JOURNAL_PAGES = True
 
 # The exported fields: the source record's keys, the vocabulary's core attributes, then every other attribute.
-FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), "attributes"]
-FEED_EXPORTERS = {"csv": "journals.exporters.FlatCsvItemExporter"}
+# Each metric's year, when its page writes one ("Impact factor 1.630 (2024)"), in a column of its own.
+FEED_EXPORT_FIELDS = ["source", "url", *core_attribute_names(), *(f"{m}_year" for m in metric_names()), "attributes"]
+FEED_EXPORTERS = {
+    "csv": "journals.exporters.FlatCsvItemExporter",
+    "json": "journals.exporters.MetricYearsJsonItemExporter",
+    "jsonlines": "journals.exporters.MetricYearsJsonLinesItemExporter",
+    "jsonl": "journals.exporters.MetricYearsJsonLinesItemExporter",
+    "jl": "journals.exporters.MetricYearsJsonLinesItemExporter",
+}
+# Local feeds are written to FILE.tmp and replace FILE only when the crawl finishes: an interrupted crawl keeps
+# the previous journals.csv whole (journals.exporters.AtomicFileFeedStorage).
+FEED_STORAGES = {"": "journals.exporters.AtomicFileFeedStorage", "file": "journals.exporters.AtomicFileFeedStorage"}
 # MDR's parameters (journals.mdr.mining holds the algorithm's values): the longest generalized node, the largest
 # normalised edit distance of similar nodes, the main regions mined for the extraction, listings kept indexed.
 MDR_MAX_NODE_LENGTH = DEFAULT_MAX_NODE_LENGTH
@@ -95,6 +105,8 @@ EXTENSIONS = {
     "journals.extensions.progress.ProgressExtension": 500,
     "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
+    # An interrupted crawl (Ctrl-C) marked in stats crawl/interrupted: its feeds keep the previous files, exit 130.
+    "journals.extensions.interruption.InterruptionExtension": 515,
     "journals.extensions.lag.ReactorLagExtension": 520,
 }
 PROGRESS_ENABLED = True

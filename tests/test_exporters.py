@@ -1,4 +1,5 @@
-"""The flat CSV exporter: nested fields as JSON, formula-like text defused, numbers untouched."""
+"""The flat CSV exporter: nested fields as JSON, formula-like text defused, numbers untouched; the feed storage: a
+feed replaced only by a finished crawl's."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import json
 
 import pytest
 from scrapy import Spider
+from scrapy.exceptions import CloseSpider
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
 from journals.exporters import FlatCsvItemExporter, defuse_formula
 from journals.items import JournalItem
-from settings.default import FEED_EXPORT_FIELDS, FEED_EXPORTERS
+from settings.default import FEED_EXPORT_FIELDS, FEED_EXPORTERS, FEED_STORAGES
 
 
 def export(items, **kwargs):
@@ -103,3 +105,88 @@ async def test_csv_feed_uses_the_flat_exporter(tmp_path):
     assert rows[0]["title"] == "'=cmd|' /C calc'!A0"
     assert rows[0]["attributes"] == '{"h_index":3}'
     assert rows[1]["citescore"] == "-2.0"
+
+
+class CancelledSpider(ItemsSpider):
+    """Yields its items, then is closed before its end (``CloseSpider`` without a reason: ``cancelled``)."""
+
+    name = "cancelled"
+
+    async def start(self):
+        """The two items, then the close."""
+        async for item in super().start():
+            yield item
+        raise CloseSpider()
+
+
+def feed_crawler(spider, out, **options):
+    """A crawler of ``spider`` writing a JSON-lines feed to ``out`` through the project's feed storages."""
+    return get_crawler(
+        spider,
+        {
+            "FEEDS": {str(out): {"format": "jsonlines", **options}},
+            "FEED_STORAGES": FEED_STORAGES,
+            "EXTENSIONS": {"journals.extensions.interruption.InterruptionExtension": 515},
+        },
+    )
+
+
+@deferred_f_from_coro_f
+async def test_a_finished_crawl_replaces_its_feed_and_an_interrupted_one_keeps_the_previous(tmp_path):
+    out = tmp_path / "feeds" / "journals.jsonl"
+    await feed_crawler(ItemsSpider, out, overwrite=True).crawl_async()
+    finished = out.read_text(encoding="utf-8")
+    assert [json.loads(line)["url"] for line in finished.splitlines()] == ["https://a", "https://b"]
+    crawler = feed_crawler(CancelledSpider, out, overwrite=True)
+    await crawler.crawl_async()
+    assert crawler.stats.get_value("finish_reason") == "cancelled"
+    assert crawler.stats.get_value("crawl/interrupted") == "cancelled"
+    assert out.read_text(encoding="utf-8") == finished
+    assert list(out.parent.iterdir()) == [out]  # no temporary file left
+
+
+@deferred_f_from_coro_f
+async def test_an_appended_feed_is_the_previous_file_and_the_new_items(tmp_path):
+    out = tmp_path / "journals.jsonl"
+    out.write_text('{"url": "https://old"}\n', encoding="utf-8")
+    await feed_crawler(ItemsSpider, out, overwrite=False).crawl_async()
+    urls = [json.loads(line)["url"] for line in out.read_text(encoding="utf-8").splitlines()]
+    assert urls == ["https://old", "https://a", "https://b"]
+
+
+def test_each_metrics_year_is_a_column_of_its_own():
+    item = JournalItem(
+        source="s", url="u", impact_factor=1.63, sjr=0.5, provenance={"impact_factor": {"raw": "1,630", "year": 2024}}
+    )
+    header, row = export([item])
+    cells = dict(zip(header, row, strict=True))
+    assert (cells["impact_factor"], cells["impact_factor_year"]) == ("1.63", "2024")
+    assert (cells["sjr"], cells["sjr_year"]) == ("0.5", "")
+    assert header.index("impact_factor_year") > header.index("editor_in_chief")
+
+
+@deferred_f_from_coro_f
+async def test_json_feeds_carry_the_metric_years(tmp_path):
+    out = tmp_path / "journals.json"
+
+    class YearSpider(Spider):
+        """One journal whose impact factor is 2024's."""
+
+        name = "year"
+
+        async def start(self):
+            """The journal."""
+            yield JournalItem(source="s", url="u", impact_factor=1.63, provenance={"impact_factor": {"year": 2024}})
+
+    crawler = get_crawler(
+        YearSpider,
+        {
+            "FEEDS": {str(out): {"format": "json"}},
+            "FEED_EXPORTERS": FEED_EXPORTERS,
+            "FEED_EXPORT_FIELDS": FEED_EXPORT_FIELDS,
+        },
+    )
+    await crawler.crawl_async()
+    (exported,) = json.loads(out.read_text(encoding="utf-8"))
+    assert (exported["impact_factor"], exported["impact_factor_year"]) == (1.63, 2024)
+    assert "provenance" not in exported

@@ -3,7 +3,16 @@ batch is stored under."""
 
 from __future__ import annotations
 
-from journals.journal_identity import Claim, KeyedRecord, identity_keys, issn_form, resolve, title_key, url_key
+from journals.journal_identity import (
+    Claim,
+    KeyedRecord,
+    identity_keys,
+    issn_form,
+    locator,
+    resolve,
+    title_key,
+    url_key,
+)
 
 LANCET = "0140-6736"
 BMJ = "0959-8138"
@@ -52,7 +61,7 @@ def test_a_batch_keeps_the_first_url_of_a_journal():
     assert resolution.urls == ["u1", "u1", "b"]
     assert resolution.duplicates(records) == [(1, "u1")]
     assert sorted(resolution.new_claims.values()) == ["b", "u1"]
-    assert resolution.aliases == {url_key("s", "u2"): "u1"}
+    assert resolution.aliases == {url_key("s", "u1"): "u1", url_key("s", "u2"): "u1", url_key("s", "b"): "b"}
 
 
 def test_a_print_issn_matches_the_same_number_given_as_electronic():
@@ -73,15 +82,53 @@ def test_a_record_without_identity_follows_an_alias_only():
     claims = {url_key("s", "u2"): Claim("u1", 3)}
     resolution = resolve([KeyedRecord("s", "u2"), KeyedRecord("s", "u3")], claims)
     assert resolution.urls == ["u1", "u3"]
-    assert (resolution.new_claims, resolution.aliases) == ({}, {})
+    assert (resolution.new_claims, resolution.aliases) == ({}, {url_key("s", "u3"): "u3"})
 
 
-def test_an_alias_is_dropped_when_its_url_turns_out_to_be_another_journal():
+def test_an_alias_is_repointed_when_its_url_turns_out_to_be_another_journal():
     claims = {url_key("s", "u2"): Claim("u1", 3)}
     records = [record("u2", "BMJ", BMJ), KeyedRecord("s", "u2")]
     resolution = resolve(records, claims)
     assert resolution.urls == ["u2", "u2"]
-    assert resolution.stale_aliases == {url_key("s", "u2")}
+    assert resolution.aliases == {url_key("s", "u2"): "u2"}
+
+
+def test_a_place_is_the_url_without_scheme_port_or_www():
+    assert locator("https://www.Site.org:8443/j/x?a=1#/b") == "site.org/j/x?a=1#/b"
+    assert locator("http://127.0.0.1:8000/elsevier/journal/x") == locator("http://127.0.0.1:41234/elsevier/journal/x")
+    assert locator("http://site.org") == "site.org/"
+    assert locator("https://a.site.org/") != locator("https://b.site.org/")  # sister hosts of one source
+    assert locator("not a url") == "not a url"
+    assert locator("http://[bad/x") == "http://[bad/x"
+
+
+def test_a_journal_found_on_another_port_keeps_its_row_and_moves_to_the_new_url():
+    old, new = "http://127.0.0.1:8000/s/j/acta", "http://127.0.0.1:9000/s/j/acta"
+    lancet = identity_keys("s", "The Lancet", [LANCET])
+    claims = {url_key("s", old): Claim(old, 1), lancet[0]: Claim(old, 2)}
+    for found in (KeyedRecord("s", new), KeyedRecord("s", new, lancet)):
+        resolution = resolve([found], claims)
+        assert resolution.urls == [new]
+        assert resolution.moves == {("s", old): new}
+        assert (resolution.aliases, resolution.new_claims) == ({}, {})  # the stored keys move with the row
+
+
+def test_a_journal_read_with_its_issn_at_last_stays_the_row_of_its_place():
+    old, new = "http://h:1/s/j/acta", "http://h:2/s/j/acta"
+    resolution = resolve([record(new, "Acta", LANCET)], {url_key("s", old): Claim(old, 1)})
+    assert resolution.urls == [new]
+    assert resolution.moves == {("s", old): new}
+    assert set(resolution.new_claims.values()) == {new}
+
+
+def test_moves_back_and_forth_in_one_batch_end_where_the_last_record_was_found():
+    http, https = "http://h.org/j/acta", "https://h.org/j/acta"
+    resolution = resolve([KeyedRecord("s", http), KeyedRecord("s", https), KeyedRecord("s", http)], {})
+    assert resolution.urls == [http, http, http]
+    assert ("s", http) not in resolution.moves  # a row stored at http stays there
+    resolution = resolve([KeyedRecord("s", http), KeyedRecord("s", https)], {})
+    assert resolution.urls == [https, https]
+    assert resolution.moves == {("s", http): https}
 
 
 def test_another_source_never_shares_a_key():

@@ -71,7 +71,7 @@ class Command(ScrapyCommand):
             raise UsageError("scrapy browse takes no positional arguments")
         try:
             url = database_url(self.settings)
-            engine = open_database(url)
+            engine = open_database(url, must_exist=True)
             views = create_views(engine)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None

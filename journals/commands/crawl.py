@@ -10,6 +10,10 @@ one-line reason, so the command can refuse both up front. The database it opens 
 from __future__ import annotations
 
 import argparse
+import difflib
+import inspect
+from collections.abc import Mapping
+from typing import Any
 
 from scrapy import Spider
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
@@ -18,6 +22,7 @@ from scrapy.exceptions import UsageError
 from sqlalchemy import Engine
 
 from journals.extensions.database import hand_over
+from journals.extensions.interruption import INTERRUPTED_EXIT_CODE, INTERRUPTED_STATS
 from journals.settings_check import settings_problems
 from journals.store import DatabaseError, database_url, open_database
 
@@ -25,11 +30,48 @@ HEALTH_FAILED_EXIT_CODE = 3
 """Exit status of a crawl that ran to its end but failed its health check (:mod:`journals.extensions.health`)."""
 
 
+def spider_arguments(spider_class: type[Spider]) -> set[str]:
+    """The ``-a`` arguments a spider takes: the named parameters of its ``__init__`` and its ancestors'."""
+    names: set[str] = set()
+    for klass in spider_class.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        parameters = inspect.signature(init).parameters.values()
+        names |= {p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return names - {"self"}
+
+
+def unknown_argument(spider_class: type[Spider], arguments: Mapping[str, str]) -> str | None:
+    """Why an ``-a`` argument is not the spider's (a misspelt ``-a rendr=never`` would otherwise be silently
+    ignored: Scrapy sets any argument as an attribute); None when all are. Arguments starting with ``_`` are
+    scrapyd's (``_job``) and always accepted; so is a class attribute an argument overrides."""
+    known = spider_arguments(spider_class)
+    for name in arguments:
+        if name in known or name.startswith("_") or hasattr(spider_class, name):
+            continue
+        close = difflib.get_close_matches(name, sorted(known), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return f"unknown spider argument -a {name}{hint}; {spider_class.name} takes: {', '.join(sorted(known))}"
+    return None
+
+
 class Command(ScrapyCrawlCommand):
-    """Run a spider, after checking its arguments; exit with status 3 when the crawl fails its health check."""
+    """Run a spider, after checking its arguments; exit with status 3 when the crawl fails its health check, 130
+    when it was interrupted (Ctrl-C)."""
 
     crawler: Crawler | None = None
     database: tuple[str, Engine] | None = None
+
+    def long_desc(self) -> str:
+        """The help text: what the project's spiders take as ``-a`` arguments and what the exit statuses mean."""
+        return (
+            "Run a spider of the current project, by name: publisher (any site: -a start_url=URL or "
+            "-a start_urls=URL1,URL2) or a real publisher's (elsevier, wiley…). Spider arguments: start_url, "
+            "start_urls, source (names the source of a single start URL), render (auto, browser or never: which "
+            "pages are rendered in Chromium); any other is refused. Exit status: 0 finished, 3 failed its health "
+            "check, 130 interrupted (the previous -O feeds are kept)."
+        )
     """The database opened for the check, with its URL, until handed to the crawler."""
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -43,6 +85,8 @@ class Command(ScrapyCrawlCommand):
                 spider_class = self.crawler_process.spider_loader.load(args[0])
             except KeyError as error:
                 raise UsageError(f"no spider named {args[0]!r}", print_help=False) from error
+            if (unknown := unknown_argument(spider_class, opts.spargs)) is not None:
+                raise UsageError(unknown, print_help=False)
             check = getattr(spider_class, "check_arguments", None)
             if check is not None:
                 try:
@@ -55,8 +99,19 @@ class Command(ScrapyCrawlCommand):
         except DatabaseError as error:
             raise UsageError(str(error), print_help=False) from error
         super().run(args, opts)
-        if self.crawler is not None and self.crawler.stats.get_value("health/failed"):
+        if self._stat(INTERRUPTED_STATS):
+            self.exitcode = INTERRUPTED_EXIT_CODE
+        elif self._stat("health/failed"):
             self.exitcode = HEALTH_FAILED_EXIT_CODE
+
+    def _stat(self, name: str) -> Any:
+        """A stat of the crawl; None when there was no crawl or it failed before its stats existed."""
+        if self.crawler is None:
+            return None
+        try:
+            return self.crawler.stats.get_value(name)
+        except RuntimeError:  # Crawler.stats is set only once the crawl starts
+            return None
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
         """Keep the crawler (its stats say, after the crawl, whether it passed its health check) and hand it the

@@ -46,7 +46,7 @@ class Command(ScrapyCommand):
             [FetchedPage(url=target, html=page.text, role=opts.role)], LearnedRules(), parsed={target: page}
         )
         found = {
-            name: {"value": f.value, "raw": f.raw, "xpath": f.xpath, "method": f.method}
+            name: {"value": f.value, "raw": f.raw, "year": f.year, "xpath": f.xpath, "method": f.method}
             for name, f in extraction.values.items()
         }
         if opts.json:

@@ -32,8 +32,11 @@ from journals.integration.fusion import conflicts
 from journals.integration.integrator import Integrated, integrate
 from journals.store import DatabaseError, database_url, open_database
 from journals.store.integration_io import cached_pages, crawled_rows, save_integration
+from journals.vocabulary import metric_names
 
-EXPORT_FIELDS = ("title", *EVALUATED, "sources")
+METRIC_YEAR_FIELDS = tuple(f"{name}_year" for name in metric_names())
+"""The fused metrics' years, a column each (``impact_factor_year``…), as in the crawl's feeds."""
+EXPORT_FIELDS = ("title", *EVALUATED, *METRIC_YEAR_FIELDS, "sources")
 """The exported columns: the crawl's item fields, plus the sources listing the journal."""
 
 
@@ -69,7 +72,7 @@ class Command(ScrapyCommand):
         if opts.output:
             exporter_for(Path(opts.output), self.settings)  # an unknown extension fails before any work
         try:
-            engine = open_database(database_url(self.settings))
+            engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         journals, values = crawled_rows(engine)
@@ -95,6 +98,8 @@ def table_rows(result: Integrated) -> list[dict[str, Any]]:
         for name in EVALUATED:
             fused = result.fusion.values.get((journal, name))
             row[name] = None if fused is None else (fused.number if fused.number is not None else fused.text)
+            if fused is not None and f"{name}_year" in METRIC_YEAR_FIELDS:
+                row[f"{name}_year"] = fused.year
         rows.append({field: row.get(field) for field in EXPORT_FIELDS})
     return rows
 

@@ -51,7 +51,7 @@ class Command(ScrapyCommand):
             except (OSError, ValueError) as error:
                 raise UsageError(f"cannot read the truth: {error}") from None
         try:
-            engine = open_database(database_url(self.settings))
+            engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         summary = read_summary(engine)

@@ -68,6 +68,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database
+from journals.extensions.interruption import INTERRUPTED_REASONS
 from journals.health import (
     START_FAILED_STATS,
     TRAPS_STATS,
@@ -177,8 +178,14 @@ class HealthExtension:
             self.invalid.append(f"{record.source} {record.url}: {'; '.join(problems)}")
 
     def spider_closed(self, spider: Any, reason: str) -> None:
-        """Run the checks, set the ``health/*`` stats and log why a failed crawl failed."""
+        """Run the checks, set the ``health/*`` stats and log why a failed crawl failed. An interrupted crawl
+        (:mod:`journals.extensions.interruption`) is not checked: a part of each site compared with the last whole
+        crawl would read as losses; ``health/interrupted`` says so."""
         stats = self.crawler.stats
+        if reason in INTERRUPTED_REASONS:
+            stats.set_value("health/interrupted", reason)
+            logger.warning("Crawl health check skipped: the crawl was interrupted (%s)", reason)
+            return
         reasons = []
         if self.invalid:
             stats.set_value("health/invalid_items", len(self.invalid))

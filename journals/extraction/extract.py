@@ -27,6 +27,7 @@ from journals.extraction.content import (
 from journals.extraction.identity import copyright_candidate, footer_issns, is_copyright_rule
 from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate, Locator
+from journals.extraction.metric_years import metric_year
 from journals.extraction.structured import SITE_NAME, has_structured_data, is_article_page, structured_values
 from journals.extraction.templates import LEARNING_PAGES, LearnedRules, TemplateRules, template_signature
 from journals.extraction.titles import TitleCandidate, agreed_title, title_candidates
@@ -34,7 +35,7 @@ from journals.extraction.values import is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.extraction.year_tables import latest_year_values
 from journals.pages.parsed import ParsedPage
-from journals.vocabulary import Attribute, extraction_phrases, load_attributes, normalise_label
+from journals.vocabulary import Attribute, extraction_phrases, load_attributes, metric_names, normalise_label
 
 PAGE_ORDER = {"home": 0, "metrics": 1}
 """Pages are read in this order; the first page showing a value wins."""
@@ -61,10 +62,15 @@ class Found(NamedTuple):
     its label on this page, rule learned), ``footer`` (a footer's ISSN statement), ``listing`` (the A–Z
     listing's anchor text), ``agreement`` (the title most of the page's places give), ``year_table`` (the latest
     year's column of a metrics table)."""
+    year: int | None = None
+    """The year a metric is for, when the page writes one with it (:mod:`~journals.extraction.metric_years`)."""
 
     def provenance(self) -> dict[str, object]:
-        """The ``JournalItem.provenance`` entry: raw, url, xpath, extractor."""
-        return {"raw": self.raw, "url": self.url, "xpath": self.xpath, "extractor": self.method}
+        """The ``JournalItem.provenance`` entry: raw, url, xpath, extractor, and the metric's year when known."""
+        entry: dict[str, object] = {"raw": self.raw, "url": self.url, "xpath": self.xpath, "extractor": self.method}
+        if self.year is not None:
+            entry["year"] = self.year
+        return entry
 
 
 @dataclass
@@ -283,7 +289,18 @@ def extract_page(
     if has_structured_data(document.text, root):
         _add_structured(page, document, result)
     _add_year_tables(page, document, result)
+    _add_metric_years(root, result)
     return result
+
+
+def _add_metric_years(root: etree._Element, result: PageExtraction) -> None:
+    """Give each metric read by a rule or by its label the year written with it."""
+    for name in metric_names():
+        found = result.values.get(name)
+        if found is None or found.year is not None or found.value is None:
+            continue
+        if (year := metric_year(root, found.xpath)) is not None:
+            result.values[name] = found._replace(year=year)
 
 
 def _add_year_tables(page: PageLike, document: ParsedPage, result: PageExtraction) -> None:
@@ -294,7 +311,11 @@ def _add_year_tables(page: PageLike, document: ParsedPage, result: PageExtractio
     for name, latest in latest_year_values(document.tree).items():
         held = result.values.get(name)
         if held is None or held.value != latest.parsed.value:
-            result.values[name] = Found(latest.parsed.value, latest.parsed.raw, page.url, None, "year_table")
+            result.values[name] = Found(
+                latest.parsed.value, latest.parsed.raw, page.url, None, "year_table", latest.year
+            )
+        elif held.year is None:
+            result.values[name] = held._replace(year=latest.year)
 
 
 def _add_missed_rows(

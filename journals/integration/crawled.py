@@ -112,7 +112,9 @@ def _row_attribute(source: str, attribute: str, column: list[Any], key_of: Mappi
             page_url=row.page_url,
             raw=row.raw_value,
         )
-    years = Counter(find_year(raw) for raw in raws if raw)
+    years = Counter(
+        year for row, raw in zip(column, raws, strict=True) if (year := getattr(row, "year", None) or find_year(raw))
+    )
     year, count = years.most_common(1)[0] if years else (None, 0)
     return PhysicalAttribute(
         name=f"{source}.{attribute}",

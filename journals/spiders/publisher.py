@@ -348,8 +348,12 @@ class PublisherSpider(scrapy.Spider):
             )
 
     @classmethod
-    def check_arguments(cls, start_url: str | None = None, start_urls: str | None = None, **_: Any) -> list[str]:
+    def check_arguments(
+        cls, start_url: str | None = None, start_urls: str | None = None, render: str | None = None, **_: Any
+    ) -> list[str]:
         """The start URLs the arguments ask for; ``ValueError`` naming the problem when they are unusable."""
+        if render is not None and render not in RENDER_MODES:
+            raise ValueError(f"-a render must be one of {', '.join(RENDER_MODES)}, got {render!r}")
         urls = [u.strip() for u in (start_urls or "").split(",") if u.strip()]
         if start_url:
             urls.insert(0, start_url.strip())

@@ -232,12 +232,16 @@ def _one_line(exc: BaseException) -> str:
     return text[0] if text else type(orig).__name__
 
 
-def open_database(url: str) -> Engine:
+def open_database(url: str, *, must_exist: bool = False) -> Engine:
     """An engine on ``url`` whose schema is created or upgraded: how a crawl (:mod:`journals.extensions.database`)
     and each command outside a crawl open the database, once; :class:`DatabaseError` when it cannot be used.
 
-    The caller disposes of the engine when done.
+    ``must_exist``: the commands that read what a crawl wrote (``report``, ``browse``, ``integrate``) refuse an
+    SQLite file that is not there rather than create an empty one, so a mistyped ``DATABASE_URL`` is one line
+    naming the path instead of a report of 0 journals and a stray file. The caller disposes of the engine.
     """
+    if must_exist and (missing := _missing_sqlite_file(url)) is not None:
+        raise DatabaseError(f"no database at {missing}: crawl first (make crawl) or check DATABASE_URL")
     engine = engine_from_url(url)
     try:
         create_schema(engine)
@@ -245,6 +249,20 @@ def open_database(url: str) -> Engine:
         engine.dispose()
         raise
     return engine
+
+
+def _missing_sqlite_file(url: str) -> str | None:
+    """The path of the SQLite file ``url`` names when that file does not exist; None for any other URL (a server,
+    a ``file:`` URI, a URL :func:`engine_from_url` will refuse with its own reason)."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return None
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or not database or database.startswith("file:") or database == ":memory:":
+        return None
+    path = Path(database).expanduser()
+    return None if path.exists() else str(path)
 
 
 def create_schema(engine: Engine) -> list[str]:

@@ -44,6 +44,7 @@ def crawled_rows(engine: Engine) -> tuple[list[AnyRow], list[AnyRow]]:
                 AttributeValue.page_url,
                 AttributeValue.xpath,
                 AttributeValue.extractor,
+                AttributeValue.year,
             )
         ).all()
     return list(journals), list(values)

@@ -17,8 +17,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from typing import TypeVar
 
-from sqlalchemy import Engine, and_, delete, select
+from sqlalchemy import Engine, and_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import aliased
 
 from journals.journal_identity import Claim, KeyedRecord, Resolution, identity_keys, resolve
 from journals.store.models import AttributeValue, Journal, JournalKey, Source
@@ -50,9 +51,24 @@ def resolve_urls(conn: Connection, ids_by_source: Mapping[str, int], records: Se
             resolution = resolve(records, _claims(conn, keys))
     if resolution.aliases:
         _insert(conn, source_of, "alias", sorted(resolution.aliases.items()), on_conflict="update")
-    for chunk in _chunks(sorted(resolution.stale_aliases)):
-        conn.execute(delete(JournalKey).where(JournalKey.kind == "alias", JournalKey.key.in_(chunk)))
+    for (source, old), new in sorted(resolution.moves.items()):
+        _move_journal(conn, ids_by_source[source], old, new)
     return resolution
+
+
+def _move_journal(conn: Connection, source_id: int, old: str, new: str) -> None:
+    """Store the journal of ``source_id`` at ``old`` under ``new`` from now on, its id and keys kept.
+
+    Left where it is when ``new`` is a journal row already (two rows of one place, written before places were
+    keys): the later write then updates that row, and nothing is merged or deleted.
+    """
+    target = aliased(Journal)
+    taken = select(target.id).where(target.source_id == source_id, target.url == new).exists()
+    moved = conn.execute(
+        update(Journal).where(Journal.source_id == source_id, Journal.url == old, ~taken).values(url=new)
+    )
+    if moved.rowcount or not conn.execute(select(taken)).scalar():
+        conn.execute(update(JournalKey).where(JournalKey.source_id == source_id, JournalKey.url == old).values(url=new))
 
 
 def _claims(conn: Connection, keys: Sequence[str]) -> dict[str, Claim]:

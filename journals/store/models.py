@@ -27,7 +27,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from journals.journal_identity import KEY_HEX_DIGITS
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the schema these models describe; raise it when adding a table or a column."""
 
 
@@ -132,6 +132,8 @@ class AttributeValue(Base):
     page_url: Mapped[str | None] = mapped_column(Text)
     xpath: Mapped[str | None] = mapped_column(Text)
     extractor: Mapped[str | None] = mapped_column(Text)
+    year: Mapped[int | None] = mapped_column(Integer)
+    """The year a metric is for, when the page writes one with it ("Impact factor 1.630 (2024)"); null otherwise."""
     crawled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -174,7 +176,8 @@ class JournalKey(Base):
     """A key under which a source's journal is known, and the URL of the journal row it leads to.
 
     Two kinds: an *identity* (title and one ISSN, one row per ISSN of the journal), claimed by the first URL
-    stored; an *alias*, a URL the journal was found under besides the one it is stored under.
+    stored; an *alias*, a place (:func:`journals.journal_identity.locator`: a URL without scheme or port) the
+    journal was found at, its own or another.
     """
 
     __tablename__ = "journal_keys"

@@ -51,8 +51,9 @@ def write_journals(engine: Engine, items: Sequence[JournalItem], crawled_at: dat
     A journal is keyed by (source, url) and an attribute row by (journal, attribute), so writing the same
     items again updates rows in place. One journal found under several URLs is one row, under the first URL
     stored: an item with the title and an ISSN of a journal of its source stored already updates that journal,
-    and so does an item with no title or ISSN found under a URL where an item of that journal was found before
-    (see :mod:`journals.journal_identity` and :mod:`journals.store.journal_keys`). Attributes an item no longer has
+    and so does an item found at a place (a URL whatever its scheme and port) where an item of that journal was
+    found before (see :mod:`journals.journal_identity` and :mod:`journals.store.journal_keys`). A journal found
+    at its own place under a new scheme or port keeps its row, which takes the new URL. Attributes an item no longer has
     keep their older row and ``crawled_at``. When a batch holds the same journal twice, the later item wins.
     An ``unchanged`` item (a re-crawl found its pages unchanged) only moves its stored rows' ``crawled_at``.
     ``crawled_at`` defaults to now (UTC).
@@ -159,7 +160,7 @@ def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> No
         return
     insert = dialect_insert(conn)
     stmt = insert(AttributeValue)
-    updated = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "crawled_at")
+    updated = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "year", "crawled_at")
     stmt = stmt.on_conflict_do_update(
         index_elements=["journal_id", "attribute"],
         set_={column: stmt.excluded[column] for column in updated},
@@ -170,7 +171,8 @@ def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> No
 def attribute_rows(item: JournalItem, journal_id: int, crawled_at: datetime) -> list[dict[str, Any]]:
     """The attribute-value rows of one item: each non-null core field, then each entry of ``attributes``.
 
-    Raw text, page URL, XPath and extractor come from ``item.provenance[attribute]`` and are null when absent.
+    Raw text, page URL, XPath, extractor and the metric's year come from ``item.provenance[attribute]`` and are
+    null when absent.
     """
     values: dict[str, Any] = {}
     for name in core_attribute_names():
@@ -193,6 +195,7 @@ def attribute_rows(item: JournalItem, journal_id: int, crawled_at: datetime) -> 
                 "page_url": _text_or_none(provenance.get("url")),
                 "xpath": _text_or_none(provenance.get("xpath")),
                 "extractor": _text_or_none(provenance.get("extractor")),
+                "year": metric_year(provenance),
                 "crawled_at": crawled_at,
             }
         )
@@ -216,6 +219,12 @@ def value_as_number(value: Any) -> float | None:
         return None
     number = float(value)
     return number if math.isfinite(number) else None
+
+
+def metric_year(provenance: Mapping[str, Any]) -> int | None:
+    """The year a provenance entry says its metric is for, when it is a plausible one (an ``int`` of 1900–2100)."""
+    year = provenance.get("year")
+    return year if isinstance(year, int) and not isinstance(year, bool) and 1900 <= year <= 2100 else None
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -26,6 +26,7 @@ def test_extract_a_file_as_json(tmp_path: Path) -> None:
     assert found["impact_factor"] == {
         "value": 4.117,
         "raw": "4.117",
+        "year": 2024,  # "The journal's 2024 Impact Factor is 4.117."
         "xpath": found["impact_factor"]["xpath"],
         "method": "heuristic",
     }

@@ -63,9 +63,16 @@ def test_crawl_then_integrate_meets_the_bars_against_the_truth(sandbox, tmp_path
         "sjr",
         "snip",
         "editor_in_chief",
+        "impact_factor_year",
+        "five_year_impact_factor_year",
+        "citescore_year",
+        "sjr_year",
+        "snip_year",
         "sources",
     ]
     assert len(rows) == len(sandbox.truth["relation"])
+    # Springer writes its metrics' year ("1.349 (2024)"): the fused values it supports keep it.
+    assert {row["sjr_year"] for row in rows} <= {"", "2024"} and any(row["sjr_year"] == "2024" for row in rows)
 
     with sqlite3.connect(db) as conn:
         mapped = conn.execute(
@@ -131,8 +138,8 @@ def test_json_and_json_lines_exports_keep_values_verbatim(tmp_path: Path, name: 
 
 def test_the_projects_feed_exporters_win_over_scrapys_base() -> None:
     assert exporter_for(Path("x.csv"), project_settings()).__name__ == "FlatCsvItemExporter"
-    assert exporter_for(Path("x.jsonl"), project_settings()).__name__ == "JsonLinesItemExporter"
-    assert exporter_for(Path("x.json"), project_settings()).__name__ == "JsonItemExporter"
+    assert exporter_for(Path("x.jsonl"), project_settings()).__name__ == "MetricYearsJsonLinesItemExporter"
+    assert exporter_for(Path("x.json"), project_settings()).__name__ == "MetricYearsJsonItemExporter"
     no_csv = project_settings(FEED_EXPORTERS={"csv": None})
     with pytest.raises(UsageError, match=r"^-O x.csv: no exporter for .csv; use one of .*\.jsonl"):
         exporter_for(Path("x.csv"), no_csv)

@@ -138,12 +138,16 @@ def test_an_upgraded_database_gives_its_journals_keys_oldest_first(engine):
         conn.execute(delete(JournalKey))  # as a database written before journal_keys existed
         # A journal a site made stored twice back then, with the ISSN in its other role.
         conn.execute(
-            text("INSERT INTO journals (source_id, url, title, crawled_at) SELECT source_id, 'dup', title, crawled_at "
-                 "FROM journals WHERE title = 'The Lancet'")
+            text(
+                "INSERT INTO journals (source_id, url, title, crawled_at) SELECT source_id, 'dup', title, crawled_at "
+                "FROM journals WHERE title = 'The Lancet'"
+            )
         )
         conn.execute(
-            text("INSERT INTO attribute_values (journal_id, attribute, value, crawled_at) "
-                 "SELECT id, 'eissn', :issn, crawled_at FROM journals WHERE url = 'dup'"),
+            text(
+                "INSERT INTO attribute_values (journal_id, attribute, value, crawled_at) "
+                "SELECT id, 'eissn', :issn, crawled_at FROM journals WHERE url = 'dup'"
+            ),
             {"issn": LANCET},
         )
     assert backfill_journal_keys(engine) == 2
@@ -206,3 +210,44 @@ def _wait_for_a_lock_wait(engine, timeout=5.0):
                 return
         time.sleep(0.02)
     pytest.fail("the second writer never waited for the first one's claim")
+
+
+def test_a_site_back_on_another_port_or_scheme_updates_the_same_rows_under_its_new_urls(engine):
+    site_back_on_other_ports(engine)
+
+
+def test_moving_rows_to_a_new_port_on_postgresql(postgres: PostgresServer):
+    engine = engine_from_url(postgres.create_database("journals_keys_ports"))
+    try:
+        create_schema(engine)
+        site_back_on_other_ports(engine)
+    finally:
+        engine.dispose()
+
+
+def site_back_on_other_ports(engine):
+    """Four journals stored from port 8000, then found on port 9000 and over https: same rows, new URLs."""
+
+    def found(origin, n, **changes):
+        fields = {"source": "site", "url": f"{origin}/site/journal/{n}", "title": f"Acta {n}", "impact_factor": 1.0}
+        return JournalItem(**(fields | changes))
+
+    first = [found("http://127.0.0.1:8000", n) for n in range(3)] + [found("http://127.0.0.1:8000", 3, issn=BMJ)]
+    write_journals(engine, first, T0)
+    with engine.connect() as conn:
+        ids = conn.execute(select(Journal.id).order_by(Journal.id)).scalars().all()
+    later = T0 + timedelta(days=1)
+    # Another port, then https: no ISSN on three of them, the fourth's read only on the second run.
+    for origin in ("http://127.0.0.1:9000", "https://127.0.0.1:9443"):
+        again = [found(origin, n, impact_factor=2.0) for n in range(4)]
+        again[0] = JournalItem(source="site", url=again[0].url, unchanged=True)
+        again[2] = found(origin, 2, issn=LANCET)
+        result = write_journals(engine, again, later)
+        assert result.duplicates == ()
+        with engine.connect() as conn:
+            rows = conn.execute(select(Journal.id, Journal.url).order_by(Journal.id)).all()
+            keys = set(conn.execute(select(JournalKey.url)).scalars())
+        assert [row.id for row in rows] == ids
+        assert [row.url for row in rows] == [item.url for item in again]
+        assert keys == {item.url for item in again}  # every key moved with its row
+        assert value(engine, "impact_factor", again[1].url) == "2.0"

@@ -93,9 +93,7 @@ def test_one_row_per_non_null_core_field_and_attribute(engine):
 def test_rewrite_updates_and_never_duplicates(engine):
     write_journals(engine, [lancet()], crawled_at=T0)
     later = T0 + timedelta(days=7)
-    result = write_journals(
-        engine, [lancet(impact_factor=101.2, title=None), bmj()], later
-    )
+    result = write_journals(engine, [lancet(impact_factor=101.2, title=None), bmj()], later)
     assert result.journals == 2
     assert count(engine, Source) == 1
     assert count(engine, Journal) == 2
@@ -196,8 +194,12 @@ def test_pages_are_stored_once_per_url_with_role_and_template(tmp_path) -> None:
     create_schema(engine)
     listing = {"url": "http://s/az/a", "role": "listing", "template": None}
     items = [
-        JournalItem(source="s", url=f"http://s/j/{n}", title=f"J{n}",
-                    pages=[listing, {"url": f"http://s/j/{n}", "role": "home", "template": "t1"}])
+        JournalItem(
+            source="s",
+            url=f"http://s/j/{n}",
+            title=f"J{n}",
+            pages=[listing, {"url": f"http://s/j/{n}", "role": "home", "template": "t1"}],
+        )
         for n in range(3)
     ]
     write_journals(engine, items)
@@ -239,3 +241,17 @@ def test_any_text_round_trips_in_every_column(engine, hostile):
         )
     write_journals(engine, [item], T0)
     assert (count(engine, Journal), count(engine, AttributeValue)) == (1, 5)
+
+
+def test_a_metrics_year_is_stored_with_its_value(engine):
+    item = JournalItem(
+        source="s",
+        url="https://s.example/j/a",
+        impact_factor=1.63,
+        sjr=0.5,
+        provenance={"impact_factor": {"raw": "1,630", "year": 2024}, "sjr": {"raw": "0.5", "year": "2023"}},
+    )
+    write_journals(engine, [item])
+    with engine.connect() as conn:
+        years = dict(conn.execute(select(AttributeValue.attribute, AttributeValue.year)).all())
+    assert years == {"impact_factor": 2024, "sjr": None}  # a year that is no number is none
