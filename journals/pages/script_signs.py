@@ -72,6 +72,9 @@ class ScriptSigns:
     """Distinct A–Z letters shown as script handlers rather than links (0 unless asked for)."""
     placeholders: int = 0
     """Elements whose whole text says their content is loading ("Loading metrics…")."""
+    builders: int = 0
+    """Running scripts that can write the page: loaded from a file, or inline and calling the DOM or the network
+    (``fetch``, ``innerHTML``, ``appendChild``…); an analytics line pushing to a data layer is none."""
     empty_panels: int = 0
     """Panels a script has yet to fill: closed tabs or accordion sections with no text, empty sections under a
     heading naming journal data, elements marked ``aria-busy``."""
@@ -116,12 +119,13 @@ def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
     tree = page.tree
     if tree is None:
         return NO_SIGNS
-    scripts, noscript_texts = 0, []
+    scripts, builders, noscript_texts = 0, 0, []
     for element in tree.iter("script", "noscript"):
         if element.tag == "noscript":
             noscript_texts.append(" ".join(element.itertext()))
         elif _runs(element.get("type")):
             scripts += 1
+            builders += bool(element.get("src")) or bool(_BUILDS.search(element.text or ""))
     return ScriptSigns(
         scripts=scripts,
         empty_app_roots=sum(1 for root in _APP_ROOTS(tree) if len(root) == 0 and not "".join(root.itertext()).strip()),
@@ -129,9 +133,15 @@ def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
         script_letters=_script_letters(tree) if letters else 0,
         placeholders=_placeholders(tree) if _PLACEHOLDER_MARK.search(page.text) else 0,
         empty_panels=_empty_panels(tree),
+        builders=builders,
     )
 
 
+_BUILDS = re.compile(
+    r"\b(?:fetch|XMLHttpRequest|innerHTML|outerHTML|insertAdjacentHTML|appendChild|append|replaceChildren|"
+    r"createElement|IntersectionObserver|render|mount|bootstrap)\b"
+)
+"""What an inline script calls when it writes the page or fetches its content."""
 _PLACEHOLDER_MARK = re.compile(r"\b(?:loading|cargando|chargement|wird geladen|carregando|caricamento)\b", re.I)
 _PLACEHOLDER = re.compile(rf"{_PLACEHOLDER_MARK.pattern}.{{0,40}}$", re.IGNORECASE)
 """A placeholder's whole text, from its first word ("Loading metrics…", "Cargando…")."""

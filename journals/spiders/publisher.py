@@ -583,11 +583,12 @@ class PublisherSpider(scrapy.Spider):
         """What to do with a served page that did not give what the crawl came for: False, read it as served; None,
         render it and its role from now on; a number, render it as a probe (the data its served HTML names).
 
-        An index or listing page that gives nothing and runs scripts with no other sign is a probe (a list an
+        An index or listing page that gives nothing and runs scripts that can write it (a script file, an inline
+        script calling the DOM or the network; not an analytics line) with no other sign is a probe (a list an
         infinite scroll fills is seen only by rendering it). A journal or metrics page that names data is a probe
         when it looks unfinished, and read as served otherwise."""
         index = role in ("index", "listing")
-        if index and not signs.script_built and signs.scripts:
+        if index and not signs.script_built and signs.builders:
             wanted = await self._probe_wanted(state, role)
             return False if wanted == "served" else None if wanted == "browser" else 0
         if not signs.script_built:

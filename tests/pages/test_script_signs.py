@@ -94,3 +94,18 @@ def test_a_page_without_scripts_is_never_unfinished() -> None:
         "http://x.example/j", f"<html><body>{DATA}<details><summary>Metrics</summary></details></body></html>"
     )
     assert script_signs(page).empty_panels == 1 and not script_signs(page).unfinished
+
+
+@pytest.mark.parametrize(
+    ("script", "builders"),
+    [
+        ('<script src="/app.js"></script>', 1),
+        ("<script>fetch('/api/list').then(r => r.json())</script>", 1),
+        ("<script>document.getElementById('grid').innerHTML = '';</script>", 1),
+        ('<script>window.dataLayer = window.dataLayer || []; dataLayer.push({"page": "list"});</script>', 0),
+        ('<script type="application/ld+json">{"@type": "Periodical"}</script>', 0),
+    ],
+)
+def test_scripts_that_can_write_the_page_are_told_from_an_analytics_line(script: str, builders: int) -> None:
+    """An index page that gives nothing is probed in the browser only when a script could have built its list."""
+    assert script_signs(page(f"<h1>Journals</h1><ul></ul>{script}")).builders == builders
