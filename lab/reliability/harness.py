@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from sqlalchemy import create_engine, text
 
+from journals.pages.scope import route_of
 from lab.crawlrun import PROJECT_ROOT, stats_from_log
 
 POLL_SECONDS = 0.2
@@ -162,6 +163,7 @@ def sqlite_uri(path: Path, read_only: bool = False) -> str:
 
 
 def url_path(url: str) -> str:
-    """A URL without scheme and host: path and query, the same on every sandbox port."""
+    """A URL without scheme and host: path, query and a script's route (``#!/journal/acta``: a hash router's
+    journals share one path), the same on every sandbox port."""
     parts = urlsplit(url)
-    return parts.path + (f"?{parts.query}" if parts.query else "")
+    return parts.path + (f"?{parts.query}" if parts.query else "") + route_of(url)
