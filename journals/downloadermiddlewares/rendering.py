@@ -120,6 +120,11 @@ WATCH_SCRIPT = (
   };
   new MutationObserver(() => { window.__journalsChanged = performance.now(); })
     .observe(document, {childList: true, subtree: true, characterData: true});
+  window.__journalsGoesNowhere = (element) => {
+    if (element.tagName !== 'A') return true;
+    const href = (element.getAttribute('href') || '').trim().toLowerCase();
+    return href === '' || href.startsWith('#') || href.startsWith('javascript:');
+  };
   window.__journalsSettle = async (quiet, limit, fetchLimit, start = performance.now()) => {
     const waiting = () => {
       const spent = performance.now() - start;
@@ -138,8 +143,9 @@ WATCH_SCRIPT = (
 )
 """Installed before a rendered page's own scripts: counts fetches in flight, notes when the document last changed,
 counts the timers it sets soon after its start or the crawl's last action (:data:`TIMER_MAX_MS`) as work in flight,
-and defines the one wait for the page to settle (``__journalsSettle``) that :data:`SETTLE_SCRIPT` and
-:data:`EXPAND_LETTERS_SCRIPT` call: no fetch or counted timer in flight and the document unchanged for ``quiet``
+defines whether a control goes nowhere but runs a script (``__journalsGoesNowhere``: a button, an ``<a>`` with no
+page to go to) for the scripts that click, and the one wait for the page to settle (``__journalsSettle``) that
+:data:`SETTLE_SCRIPT` and :data:`EXPAND_LETTERS_SCRIPT` call: no fetch or counted timer in flight and the document unchanged for ``quiet``
 ms, waited for up to ``limit`` ms, or ``fetchLimit`` ms while a fetch is in flight. A fetch is in flight until
 its body is read and the callbacks waiting on it have run (a busy machine may take longer than the quiet time
 between a response's headers and the list it is written into), or for :data:`BODY_UNREAD_MS` when its body is
@@ -160,13 +166,7 @@ async ([quiet, limit, fetchLimit, keptId, maxPages]) => {
     await pause();  // the click's handlers start their fetches
     await window.__journalsSettle(quiet, limit, fetchLimit, start);
   };
-  const isHandler = (element) => {
-    if (element.tagName === 'A') {
-      const href = (element.getAttribute('href') || '').trim().toLowerCase();
-      return href === '' || href.startsWith('#') || href.startsWith('javascript:');
-    }
-    return true;
-  };
+  const isHandler = window.__journalsGoesNowhere;
   const controls = [];
   const seen = new Set();
   for (const element of document.querySelectorAll('a, button, [onclick], [role=button]')) {
@@ -256,11 +256,7 @@ async ([quiet, limit, fetchLimit, maxClicks, growText, placeholderText, maxPanel
   const PLACEHOLDER = new RegExp(placeholderText, 'i');
   const visible = (element) => element.getClientRects().length > 0;
   const text = (element) => (element.textContent || '').replace(/\\s+/g, ' ').trim();
-  const goesNowhere = (element) => {
-    if (element.tagName !== 'A') return true;
-    const href = (element.getAttribute('href') || '').trim().toLowerCase();
-    return href === '' || href.startsWith('#') || href.startsWith('javascript:');
-  };
+  const goesNowhere = window.__journalsGoesNowhere;
   const settle = async () => {
     const start = performance.now();
     await new Promise(resolve => window.__journalsTimeout(resolve, 20));

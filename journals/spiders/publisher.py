@@ -589,8 +589,7 @@ class PublisherSpider(scrapy.Spider):
         when it looks unfinished, and read as served otherwise."""
         index = role in ("index", "listing")
         if index and not signs.script_built and signs.builders:
-            wanted = await self._probe_wanted(state, role)
-            return False if wanted == "served" else None if wanted == "browser" else 0
+            return {"served": False, "browser": None, "probe": 0}[await self._probe_wanted(state, role)]
         if not signs.script_built:
             return False
         if index or not await self._analyse(names_journal_data, page.page):
