@@ -143,13 +143,13 @@ WATCH_SCRIPT = (
 )
 """Installed before a rendered page's own scripts: counts fetches in flight, notes when the document last changed,
 counts the timers it sets soon after its start or the crawl's last action (:data:`TIMER_MAX_MS`) as work in flight,
-defines whether a control goes nowhere but runs a script (``__journalsGoesNowhere``: a button, an ``<a>`` with no
-page to go to) for the scripts that click, and the one wait for the page to settle (``__journalsSettle``) that
-:data:`SETTLE_SCRIPT` and :data:`EXPAND_LETTERS_SCRIPT` call: no fetch or counted timer in flight and the document unchanged for ``quiet``
-ms, waited for up to ``limit`` ms, or ``fetchLimit`` ms while a fetch is in flight. A fetch is in flight until
-its body is read and the callbacks waiting on it have run (a busy machine may take longer than the quiet time
-between a response's headers and the list it is written into), or for :data:`BODY_UNREAD_MS` when its body is
-never read."""
+defines whether a control goes nowhere but runs a script (``__journalsGoesNowhere``: a button, an ``<a>`` with no page
+to go to) for the scripts that click, and the one wait for the page to settle (``__journalsSettle``) that
+:data:`SETTLE_SCRIPT` and :data:`EXPAND_LETTERS_SCRIPT` call: no fetch or counted timer in flight and the document
+unchanged for ``quiet`` ms, waited for up to ``limit`` ms, or ``fetchLimit`` ms while a fetch is in flight. A fetch is
+in flight until its body is read and the callbacks waiting on it have run (a busy machine may take longer than the quiet
+time between a response's headers and the list it is written into), or for :data:`BODY_UNREAD_MS` when its body is never
+read."""
 
 SETTLE_SCRIPT = """
 async ([quiet, limit, fetchLimit]) => window.__journalsSettle(quiet, limit, fetchLimit)
