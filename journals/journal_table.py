@@ -63,13 +63,16 @@ def integrate_database(engine: Engine) -> tuple[Integrated, list[str]]:
 
 
 def latest_table(engine: Engine, *, record: bool = True) -> JournalTable:
-    """The journals table of the latest crawl, the integration run first when it is older than the crawl; with
-    ``record``, the crawl's snapshot is added to the history when it is not there yet (a second call after the
-    same crawl records nothing)."""
-    integrated = integration_is_stale(engine)
+    """The journals table of the latest crawl, the integration run first when it is older than the crawl or the
+    crawl's table was not recorded yet; with ``record``, the crawl's snapshot is added to the history when it is not
+    there yet (a second call after the same crawl records nothing)."""
+    crawled_at = latest_crawl(engine)
+    # A crawl whose table is not recorded yet is integrated anew, whatever the clocks say: a crawl may write rows
+    # with its own time (another machine's, or one given), older than an integration made before it.
+    recorded = snapshot_at(engine, crawled_at) if crawled_at is not None else None
+    integrated = integration_is_stale(engine) or (crawled_at is not None and recorded is None)
     if integrated:
         integrate_database(engine)
-    crawled_at = latest_crawl(engine)
     if crawled_at is None:
         return JournalTable([], None, integrated)
     since = current_since(engine)
@@ -92,7 +95,7 @@ def latest_table(engine: Engine, *, record: bool = True) -> JournalTable:
         )
         for (journal, current), key in zip(listed, keys, strict=True)
     ]
-    snapshot = snapshot_at(engine, crawled_at)
+    snapshot = recorded
     if snapshot is None and record:
         snapshot = record_snapshot(
             engine, crawled_at, [_listed(table, key, journal) for table, key, (journal, _) in zip(journals, keys, listed, strict=True)]
