@@ -98,9 +98,14 @@ def latest_table(engine: Engine, *, record: bool = True) -> JournalTable:
     snapshot = recorded
     if snapshot is None and record:
         snapshot = record_snapshot(
-            engine, crawled_at, [_listed(table, key, journal) for table, key, (journal, _) in zip(journals, keys, listed, strict=True)]
+            engine,
+            crawled_at,
+            [_listed(table, key, journal) for table, key, (journal, _) in zip(journals, keys, listed, strict=True)],
         )
-    rows = sorted((table_row(journal) for journal in journals), key=lambda row: (str(row["title"] or "").casefold(), str(row["key"])))
+    rows = sorted(
+        (table_row(journal) for journal in journals),
+        key=lambda row: (str(row["title"] or "").casefold(), str(row["key"])),
+    )
     return JournalTable(rows, snapshot, integrated)
 
 

@@ -37,7 +37,9 @@ def journal(n: int, impact_factor: float, year: int, **changes) -> JournalItem:
 def crawl(engine, items, when):
     """One crawl: its items written at ``when``, its run recorded around it."""
     write_journals(engine, items, crawled_at=when)
-    record_run(engine, "publisher", {"start_time": when - timedelta(minutes=1), "finish_time": when + timedelta(minutes=1)})
+    record_run(
+        engine, "publisher", {"start_time": when - timedelta(minutes=1), "finish_time": when + timedelta(minutes=1)}
+    )
 
 
 def test_two_crawls_make_two_snapshots_with_stable_keys_and_the_history_of_each_year(engine):
@@ -64,7 +66,10 @@ def test_two_crawls_make_two_snapshots_with_stable_keys_and_the_history_of_each_
 
     history = read_history(engine)
     assert yearly(history.values, "impact_factor")[ISSNS[0]] == {2024: 1.0, 2025: 1.5}
-    found = {(c.change, c.key, c.attribute) for c in changes(history.journals, history.values, first.snapshot.id, second.snapshot.id)}
+    found = {
+        (c.change, c.key, c.attribute)
+        for c in changes(history.journals, history.values, first.snapshot.id, second.snapshot.id)
+    }
     assert ("appeared", ISSNS[4], None) in found
     assert ("disappeared", ISSNS[3], None) in found
     assert ("changed", ISSNS[0], "impact_factor") in found
@@ -73,7 +78,9 @@ def test_two_crawls_make_two_snapshots_with_stable_keys_and_the_history_of_each_
     with engine.connect() as conn:
         assert conn.scalar(select(func.count()).select_from(TableSnapshot)) == 2
         years = conn.execute(
-            select(ValueHistory.year).where(ValueHistory.journal_key == ISSNS[0], ValueHistory.attribute == "impact_factor")
+            select(ValueHistory.year).where(
+                ValueHistory.journal_key == ISSNS[0], ValueHistory.attribute == "impact_factor"
+            )
         ).scalars()
         assert sorted(years) == [2024, 2025]
 

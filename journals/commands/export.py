@@ -52,7 +52,9 @@ class Command(ScrapyCommand):
         """``--history``: the value history's feed."""
         super().add_options(parser)
         parser.add_argument(
-            "--history", metavar="FILE", help="also write every value's history: each year's figure, first and last seen"
+            "--history",
+            metavar="FILE",
+            help="also write every value's history: each year's figure, first and last seen",
         )
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -83,9 +85,7 @@ class Command(ScrapyCommand):
         print(f"journals table: {len(table.rows)} journals{crawl} -> {written}")
 
 
-def write_rows(
-    rows: Iterable[Mapping[str, Any]], path: Path, fields: Sequence[str], settings: BaseSettings
-) -> None:
+def write_rows(rows: Iterable[Mapping[str, Any]], path: Path, fields: Sequence[str], settings: BaseSettings) -> None:
     """Write ``rows`` (only ``fields``, in order) to ``path`` with the exporter and feed options a crawl's
     ``-O path`` would use, through ``path.tmp`` moved into place when complete: whatever stops the writing
     leaves the previous file as it was and no temporary file behind."""

@@ -142,17 +142,19 @@ def integrated_rows(engine: Engine) -> list[IntegratedRow]:
         for jid, journal_id, source, crawled_at in conn.execute(member_rows):
             members[journal_id] = Member(source, crawled_at)
             journals[jid].members.append(members[journal_id])
-        shown = select(AttributeValue.journal_id, AttributeValue.attribute, AttributeValue.value, AttributeValue.raw_value)
-        for journal_id, attribute, value, raw in conn.execute(
+        shown = select(
+            AttributeValue.journal_id, AttributeValue.attribute, AttributeValue.value, AttributeValue.raw_value
+        )
+        for journal_id, name, text, raw in conn.execute(
             shown.where(AttributeValue.attribute.in_(("issn", "eissn", "apc")))
         ):
             member = members.get(journal_id)
             if member is None:
                 continue
-            if attribute == "apc":
+            if name == "apc":
                 member.apc_raw = raw
-            elif value:
-                member.issns.add(value)
+            elif text:
+                member.issns.add(text)
     return list(journals.values())
 
 
@@ -170,9 +172,9 @@ def snapshot_at(engine: Engine, crawled_at: datetime) -> Snapshot | None:
     """The snapshot recorded for the crawl that wrote its latest journal at ``crawled_at``, if there is one."""
     with engine.connect() as conn:
         row = conn.execute(
-            select(TableSnapshot.id, TableSnapshot.crawled_at, TableSnapshot.crawl_run_id, TableSnapshot.journals).where(
-                TableSnapshot.crawled_at == crawled_at
-            )
+            select(
+                TableSnapshot.id, TableSnapshot.crawled_at, TableSnapshot.crawl_run_id, TableSnapshot.journals
+            ).where(TableSnapshot.crawled_at == crawled_at)
         ).first()
     return None if row is None else Snapshot(*row)
 
@@ -257,11 +259,13 @@ def _carry_values(conn: Connection, snapshot_id: int, when: datetime, listed: Se
         conn.execute(insert(ValueHistory), inserts)
 
 
-def _update_by_id(conn: Connection, model: type[TableJournalRow] | type[ValueHistory], rows: list[dict[str, Any]]) -> None:
+def _update_by_id(
+    conn: Connection, model: type[TableJournalRow] | type[ValueHistory], rows: list[dict[str, Any]]
+) -> None:
     """An executemany ``UPDATE`` of ``rows``, each naming its row by ``row_id``."""
     if not rows:
         return
-    columns = {name: bindparam(name) for name in rows[0] if name != "row_id"}
+    columns: dict[str, Any] = {name: bindparam(name) for name in rows[0] if name != "row_id"}
     conn.execute(update(model).where(model.id == bindparam("row_id")).values(columns), rows)
 
 

@@ -80,9 +80,7 @@ def value_at(spans: Iterable[ValueSpan], snapshot: int) -> ValueSpan | None:
     return max(shown, key=lambda span: (span.first, span.year or 0, span.value), default=None)
 
 
-def changes(
-    journals: Sequence[JournalSpan], values: Sequence[ValueSpan], before: int, after: int
-) -> list[Change]:
+def changes(journals: Sequence[JournalSpan], values: Sequence[ValueSpan], before: int, after: int) -> list[Change]:
     """What changed from snapshot ``before`` to snapshot ``after``: journals that appeared, journals that
     disappeared, then the values of journals listed by both that changed (a value that came or went included),
     sorted by key and attribute."""

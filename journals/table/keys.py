@@ -66,11 +66,11 @@ def assign_keys(claims: Sequence[KeyClaim], known: Sequence[KnownKey]) -> list[K
         claim = claims[n]
         issns = _issns(claim)
         title = title_key(claim.title)
-        entry = _known_entry(issns, title, by_issn, by_title, used)
-        key = entry.key if entry is not None else _new_key(claim, title, taken | used)
+        match = _known_entry(issns, title, by_issn, by_title, used)
+        key = match.key if match is not None else _new_key(claim, title, taken | used)
         used.add(key)
-        given[n] = KnownKey(key, issns | (entry.issns if entry is not None else frozenset()), title)
-    return [entry for entry in given if entry is not None]
+        given[n] = KnownKey(key, issns | (match.issns if match is not None else frozenset()), title)
+    return [found for found in given if found is not None]
 
 
 def _issns(claim: KeyClaim) -> frozenset[str]:
@@ -101,9 +101,7 @@ def _known_entry(
         return min(sharing.values(), key=lambda entry: (entry.key not in issns, entry.key))
     if title is None:
         return None
-    namesakes = [
-        entry for entry in by_title.get(title, ()) if entry.key not in used and not (entry.issns and issns)
-    ]
+    namesakes = [entry for entry in by_title.get(title, ()) if entry.key not in used and not (entry.issns and issns)]
     return min(namesakes, key=lambda entry: entry.key) if namesakes else None
 
 

@@ -1,7 +1,7 @@
 """One row of the journals table from what the integration made of a journal: its fused values, in typed cells.
 
-Pure: the database's rows come in as :class:`TableJournal`, a flat dict in :func:`~journals.table.columns.table_columns`'
-order comes out, ready for a CSV or JSON file.
+Pure: the database's rows come in as :class:`TableJournal`, and a flat dict in the order of
+:func:`~journals.table.columns.table_columns` comes out, ready for a CSV or JSON file.
 """
 
 from __future__ import annotations

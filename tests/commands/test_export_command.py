@@ -29,7 +29,14 @@ def main_job(database: str, folder: Path) -> tuple[list[dict[str, str]], list[di
     try:
         starts = ",".join(sandbox.start_url(source) for source in SOURCES)
         crawl = run_scrapy(
-            "crawl", "publisher", "-a", f"start_urls={starts}", "-O", str(folder / "journals-sources.csv"), "-s", database
+            "crawl",
+            "publisher",
+            "-a",
+            f"start_urls={starts}",
+            "-O",
+            str(folder / "journals-sources.csv"),
+            "-s",
+            database,
         )
         assert crawl.returncode == 0, crawl.stderr[-3000:]
     finally:
@@ -78,7 +85,9 @@ def test_a_stopped_export_leaves_the_previous_file_whole(tmp_path: Path) -> None
 def test_a_finished_export_replaces_the_file(tmp_path: Path) -> None:
     out = tmp_path / "journals.json"
     out.write_text("[]", encoding="utf-8")
-    write_rows([{"key": "0140-6736", "open_access": True, "x": 1}], out, ("key", "open_access"), Settings(vars(default)))
+    write_rows(
+        [{"key": "0140-6736", "open_access": True, "x": 1}], out, ("key", "open_access"), Settings(vars(default))
+    )
     assert json.loads(out.read_text(encoding="utf-8")) == [{"key": "0140-6736", "open_access": True}]
 
 

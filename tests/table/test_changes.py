@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from journals.table.changes import APPEARED, CHANGED, DISAPPEARED, JournalSpan, ValueSpan, changes, counts, yearly, value_at
+from journals.table.changes import (
+    APPEARED,
+    CHANGED,
+    DISAPPEARED,
+    JournalSpan,
+    ValueSpan,
+    changes,
+    counts,
+    value_at,
+    yearly,
+)
 
 JOURNALS = [
     JournalSpan("A", "Stays", 1, 3),
