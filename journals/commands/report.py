@@ -3,7 +3,8 @@
 The page holds the sources and their journal counts, each attribute's completeness per source, the last crawl's
 Scrapy stats (``crawl_runs``), the extraction quality against a sandbox truth when ``--truth`` is given (the
 paper's Table 3 and Figure 5), the journals table's changes since the crawl before with the impact factor by
-year (:mod:`journals.report.history`), and box plots of the metrics per source. Images are embedded: the page is one file.
+year (:mod:`journals.report.history`), and box plots of the metrics per source. Images are embedded: the page is
+one file.
 """
 
 from __future__ import annotations
