@@ -137,6 +137,28 @@ class AttributeValue(Base):
     crawled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class AttributeHistory(Base):
+    """A value a source showed for one attribute of one journal before a later crawl found another there (a new
+    year's figure, a corrected one): moved here when ``attribute_values`` takes the new value, so that no crawl
+    erases what an earlier one read."""
+
+    __tablename__ = "attribute_history"
+    __table_args__ = (Index("ix_attribute_history_journal_attribute", "journal_id", "attribute"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    journal_id: Mapped[int] = mapped_column(ForeignKey("journals.id", ondelete="CASCADE"))
+    attribute: Mapped[str] = mapped_column(Text)
+    raw_value: Mapped[str | None] = mapped_column(Text)
+    value: Mapped[str | None] = mapped_column(Text)
+    number: Mapped[float | None] = mapped_column(Float)
+    year: Mapped[int | None] = mapped_column(Integer)
+    page_url: Mapped[str | None] = mapped_column(Text)
+    crawled_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """When a crawl last read this value."""
+    superseded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """When a crawl read another value in its place."""
+
+
 class ExtractionRule(Base):
     """A learned XPath for one attribute on one template of one source (written by the heuristics)."""
 
