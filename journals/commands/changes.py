@@ -64,22 +64,22 @@ class Command(ScrapyCommand):
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         try:
-            latest_table(engine)
-            history = read_history(engine)
-        finally:
-            engine.dispose()
-        if not history.snapshots:
-            print("no crawl in the database yet: nothing to compare")
-            return
-        before, after = compared(history, since)
-        found = changes(history.journals, history.values, before.id if before else 0, after.id)
-        print(describe(found, before, after))
-        if opts.output:
             try:
+                latest_table(engine)
+                history = read_history(engine)
+            finally:
+                engine.dispose()
+            if not history.snapshots:
+                print("no crawl in the database yet: nothing to compare")
+                return
+            before, after = compared(history, since)
+            found = changes(history.journals, history.values, before.id if before else 0, after.id)
+            print(describe(found, before, after))
+            if opts.output:
                 write_rows([change.as_row() for change in found], Path(opts.output), CHANGE_FIELDS, self.settings)
-            except KeyboardInterrupt:
-                print("changes interrupted: the previous file is kept as it was", file=sys.stderr)
-                sys.exit(INTERRUPTED_EXIT_CODE)
+        except KeyboardInterrupt:
+            print("changes interrupted: the previous file is kept as it was", file=sys.stderr)
+            sys.exit(INTERRUPTED_EXIT_CODE)
 
 
 def parse_date(text: str) -> datetime:

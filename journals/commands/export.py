@@ -68,17 +68,17 @@ class Command(ScrapyCommand):
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         try:
-            table = latest_table(engine)
-            history = history_rows(engine) if opts.history else []
-        finally:
-            engine.dispose()
-        try:
+            try:
+                table = latest_table(engine)
+                history = history_rows(engine) if opts.history else []
+            finally:
+                engine.dispose()
             for path in args:
                 write_rows(table.rows, Path(path), table_columns(), self.settings)
             if opts.history:
                 write_rows(history, Path(opts.history), HISTORY_FIELDS, self.settings)
         except KeyboardInterrupt:
-            print("export interrupted: the previous files are kept as they were", file=sys.stderr)
+            print("export interrupted: the files not written yet are kept as they were", file=sys.stderr)
             sys.exit(INTERRUPTED_EXIT_CODE)
         written = ", ".join([*args, *([opts.history] if opts.history else [])])
         crawl = f" (the crawl of {table.snapshot.crawled_at:%Y-%m-%d %H:%M} UTC)" if table.snapshot else ""
