@@ -102,6 +102,8 @@ EXTRACT_UNCHANGED_PAGES = True
 EXTENSIONS = {
     # The crawl's one database engine, shared by the page cache, the pipelines, resume and the extensions below.
     "journals.extensions.database.CrawlDatabase": 100,
+    # The pages the spider read, kept by URL for the pipelines, with the page cache behind them.
+    "journals.extensions.page_store.PageStore": 105,
     "journals.extensions.progress.ProgressExtension": 500,
     "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
