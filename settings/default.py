@@ -1,6 +1,7 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
+from journals.pages import navigation
 from journals.vocabulary import core_attribute_names, metric_names
 
 # Every project setting has its default here and only here: components read it with no default of their own, and
@@ -176,12 +177,18 @@ DOWNLOADER_MIDDLEWARES = {
     "journals.downloadermiddlewares.rendering.RenderingMiddleware": 880,
 }
 
-# Bounds on every crawl (journals.spiders.publisher.CrawlBounds): requests per source, letters nested in letters,
+# Bounds on every crawl (journals.spiders.bounds.CrawlBounds): requests per source, letters nested in letters,
 # listing pages per letter. Hitting one is taken for a spider trap: logged, counted in journals/bounds/KIND and
 # failing the health check. A listing page whose journals are all known ends its branch (journals/repeated_listing).
-# Defaults (in CrawlBounds): CRAWL_MAX_PAGES_PER_SITE = 50000, CRAWL_MAX_INDEX_DEPTH = 5, CRAWL_MAX_LISTING_PAGES = 200.
-# Wide pages: the first MAX_ANCHORS_PER_PAGE anchors of a page are analysed (default 50,000), the first
-# MDR_MAX_NODES elements mined; a page over a cap is logged and counted.
+CRAWL_MAX_PAGES_PER_SITE = 50_000
+CRAWL_MAX_INDEX_DEPTH = 5
+CRAWL_MAX_LISTING_PAGES = 200
+# A listing's entry on another host of the publisher (a sister site) is followed, that origin in scope for its
+# journal's request, redirects and metrics hop only.
+FOLLOW_LISTED_JOURNAL_HOSTS = True
+# Wide pages: the first MAX_ANCHORS_PER_PAGE anchors of a page are analysed, the first MDR_MAX_NODES elements mined;
+# a page over a cap is logged and counted.
+MAX_ANCHORS_PER_PAGE = navigation.MAX_ANCHORS_PER_PAGE
 MDR_MAX_NODES = DEFAULT_MAX_NODES
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).

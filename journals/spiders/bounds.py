@@ -21,23 +21,24 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class CrawlBounds:
-    """The limits that end every crawl, traps included (settings ``CRAWL_MAX_*``)."""
+    """The limits that end every crawl, traps included (settings ``CRAWL_MAX_*``, their defaults in
+    ``settings/default.py``)."""
 
-    pages_per_site: int = 50_000
+    pages_per_site: int
     """Requests per source, every kind (``CRAWL_MAX_PAGES_PER_SITE``)."""
-    index_depth: int = 5
+    index_depth: int
     """Letter and browse hops below the start page, pagination not counted (``CRAWL_MAX_INDEX_DEPTH``): letters
     nested in letters beyond it are a trap."""
-    listing_pages: int = 200
+    listing_pages: int
     """Listing pages per letter, pagination included (``CRAWL_MAX_LISTING_PAGES``)."""
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> CrawlBounds:
-        """The bounds the settings ask for, the defaults otherwise."""
+        """The bounds the settings ask for."""
         return cls(
-            pages_per_site=settings.getint("CRAWL_MAX_PAGES_PER_SITE", cls.pages_per_site),
-            index_depth=settings.getint("CRAWL_MAX_INDEX_DEPTH", cls.index_depth),
-            listing_pages=settings.getint("CRAWL_MAX_LISTING_PAGES", cls.listing_pages),
+            pages_per_site=settings.getint("CRAWL_MAX_PAGES_PER_SITE"),
+            index_depth=settings.getint("CRAWL_MAX_INDEX_DEPTH"),
+            listing_pages=settings.getint("CRAWL_MAX_LISTING_PAGES"),
         )
 
 

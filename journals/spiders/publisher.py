@@ -15,21 +15,18 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
-from urllib.parse import urlsplit
 
 import scrapy
-from scrapy.http import Response, TextResponse
+from scrapy.http import Response
 from scrapy.settings import SETTINGS_PRIORITIES
 
 from journals.downloadermiddlewares.rendering_policy import RenderingPolicy
 from journals.extensions.page_store import PageStore, page_store
 from journals.items import FetchedPage, JournalPages
 from journals.pages.analysis_thread import AnalysisThread
-from journals.pages.decoding import looks_binary
 from journals.pages.entries import ListingMemory
-from journals.pages.navigation import MAX_ANCHORS_PER_PAGE, Anchor, PageLinks
-from journals.pages.parsed import MAX_DEPTH
-from journals.pages.reading import LinksRead, ReadPage, index_letter, lists_journals, read_links, read_page
+from journals.pages.navigation import Anchor, PageLinks
+from journals.pages.reading import ReadPage, index_letter
 from journals.pages.rendering_state import RENDER_MODES, PageRole, resolve_render_mode
 from journals.pages.scope import (
     Origin,
@@ -37,30 +34,21 @@ from journals.pages.scope import (
     canonical_url,
     listing_url,
     may_be_sister_site,
-    on_public_web,
-    redact_url,
 )
-from journals.pages.script_signs import names_journal_data
+from journals.spiders import arguments
+from journals.spiders.arguments import apply_public_site_settings, source_name
 from journals.spiders.bounds import CrawlBounds, CrawlLimits
 from journals.spiders.failures import FailedPages
+from journals.spiders.page_reader import PageReader
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
-__all__ = ["CrawlBounds", "PublisherSpider", "read_page", "source_name"]
+__all__ = ["CrawlBounds", "PublisherSpider", "source_name"]
 
 LISTING_TITLE_LIMIT = 500
 """Characters of an entry's anchor text a journal request carries (its title when the listing is gone)."""
-
-
-def source_name(start_url: str) -> str:
-    """The source a start URL stands for: its first path segment on a sandbox-like host, else the host."""
-    parts = urlsplit(start_url)
-    segment = parts.path.strip("/").split("/")[0]
-    if parts.hostname in ("127.0.0.1", "localhost") and segment:
-        return segment
-    return parts.hostname or start_url
 
 
 @dataclass
@@ -69,8 +57,6 @@ class SiteState:
 
     scope: SiteScope
     memory: ListingMemory = field(default_factory=ListingMemory)
-    reclassified_logged: bool = False
-    """Whether a page linked as a journal and read as a listing was logged for this source (once)."""
 
 
 class PublisherSpider(scrapy.Spider):
@@ -98,6 +84,8 @@ class PublisherSpider(scrapy.Spider):
     name = "publisher"
     max_browse_depth = 2
     """How many "Browse journals A–Z" hops the spider takes from a start page without letters."""
+    reader: PageReader
+    """Reads each response in the crawl's analysis thread (made with the crawler)."""
     limits: CrawlLimits
     """The crawl's bounds and each source's requests against them (made with the crawler)."""
     rendering: RenderingPolicy
@@ -125,21 +113,17 @@ class PublisherSpider(scrapy.Spider):
                 self.sites[self.source_for(url)] = SiteState(SiteScope([url], self.extra_hosts()))
             else:
                 state.scope.add(url)
-        self.max_anchors = MAX_ANCHORS_PER_PAGE
-        """Anchors of a page analysed at most (``MAX_ANCHORS_PER_PAGE``): a wider page is read on its first part."""
         if render is not None and render not in RENDER_MODES:
             raise ValueError(f"render must be one of {', '.join(RENDER_MODES)}, got {render!r}")
         self.render_argument = render
         self.render_mode = render or "auto"
         """Which pages are rendered in the browser (:data:`RENDER_MODES`), resolved in :meth:`from_crawler`."""
-        self._analysis = AnalysisThread()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         """The spider, with the crawl's bounds, render mode and rendering policy from its settings."""
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
-        spider.max_anchors = settings.getint("MAX_ANCHORS_PER_PAGE", MAX_ANCHORS_PER_PAGE)
         spider.apply_public_site_settings(settings)
         spider.render_mode = resolve_render_mode(
             spider.render_argument,
@@ -147,62 +131,36 @@ class PublisherSpider(scrapy.Spider):
             setting_chosen=(settings.getpriority("RENDER_PAGES") or 0) > SETTINGS_PRIORITIES["project"],
             registry=spider.registry_render_mode(),
         )
+        analysis = AnalysisThread()
+        max_anchors = settings.getint("MAX_ANCHORS_PER_PAGE")
+        spider.reader = PageReader(crawler, analysis, max_anchors, spider.logger)
         spider.limits = CrawlLimits(CrawlBounds.from_settings(settings), crawler, spider.logger)
         spider.failures = FailedPages(crawler, spider.logger)
         spider.rendering = RenderingPolicy(
             spider.render_mode,
             spider.sites,
             crawler=crawler,
-            analysis=spider._analysis,
+            analysis=analysis,
             budget=spider.limits,
             logger=spider.logger,
         )
         return spider
 
-    @property
-    def bounds(self) -> CrawlBounds:
-        """The crawl's bounds."""
-        return self.limits.bounds
-
     @cached_property
     def pages(self) -> PageStore:
         """The crawl's page store, where read pages are kept for the pipelines."""
         return page_store(self.crawler)
+
     def apply_public_site_settings(self, settings: BaseSettings) -> None:
-        """A crawl of a site on the public web (:func:`~journals.pages.scope.on_public_web`) runs politely: the setting
-        ``PUBLIC_SITE_SETTINGS`` (a delay, two requests per site at once, AutoThrottle) replaces the project's
-        defaults at the spider's priority, so that a value chosen with ``-s`` or a settings module still wins. A
-        crawl of the sandbox, on 127.0.0.1, keeps the defaults. Warns once when the user agent names no contact
-        address (no ``@``)."""
-        if settings.frozen or not any(on_public_web(url) for url in self.seed_urls):
-            return
-        for name, value in (settings.getdict("PUBLIC_SITE_SETTINGS") or {}).items():
-            settings.set(name, value, priority="spider")
-        if "@" not in (agent := str(settings.get("USER_AGENT") or "")):
-            self.logger.warning(
-                "Crawling the public web as %r, which names no contact: set USER_AGENT to name you and an address, "
-                "e.g. -s USER_AGENT='journals (+mailto:you@example.org)'",
-                agent,
-            )
+        """Settings for a crawl of the public web (:func:`~journals.spiders.arguments.apply_public_site_settings`)."""
+        apply_public_site_settings(settings, self.seed_urls, self.logger)
 
     @classmethod
     def check_arguments(
         cls, start_url: str | None = None, start_urls: str | None = None, render: str | None = None, **_: Any
     ) -> list[str]:
         """The start URLs the arguments ask for; ``ValueError`` naming the problem when they are unusable."""
-        if render is not None and render not in RENDER_MODES:
-            raise ValueError(f"-a render must be one of {', '.join(RENDER_MODES)}, got {render!r}")
-        urls = [u.strip() for u in (start_urls or "").split(",") if u.strip()]
-        if start_url:
-            urls.insert(0, start_url.strip())
-        if not urls:
-            urls = [cls.default_start_url()]
-        for url in urls:
-            if Origin.of(url) is None:
-                raise ValueError(
-                    f"start_url must be an absolute http(s) URL with a valid port, got {redact_url(url)!r}"
-                )
-        return urls
+        return arguments.start_urls(start_url, start_urls, render, None) or [cls.default_start_url()]
 
     @classmethod
     def default_start_url(cls) -> str:
@@ -268,54 +226,7 @@ class PublisherSpider(scrapy.Spider):
 
     def closed(self, reason: str) -> None:
         """Stop the page-analysis thread."""
-        self._analysis.shutdown()
-
-    async def _read(
-        self,
-        response: Response,
-        memory: ListingMemory | None = None,
-        letter: str | None = None,
-        *,
-        links: LinksRead = "all",
-    ) -> ReadPage | None:
-        """The page read in the analysis thread (:func:`read_page`), a journal or metrics page with its signs of
-        being script-built when pages may be rendered; None, logged and counted, when it is binary.
-
-        What reading found out of the ordinary is counted: a wrong charset, more anchors than
-        ``MAX_ANCHORS_PER_PAGE`` (logged too). ``response.encoding`` is never asked (nor ``response.follow``, which
-        asks it): without a declared charset, Scrapy decodes the whole body to guess it, on the reactor."""
-        content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-        if not isinstance(response, TextResponse) or looks_binary(response.body):
-            self.logger.warning("Skipping binary response %s (%s)", response.url, content_type or "no type")
-            self.crawler.stats.inc_value("journals/skipped_binary")
-            return None
-        page = await self._analysis.run(
-            read_page,
-            response.body,
-            content_type,
-            response.url,
-            self.max_anchors,
-            memory=memory,
-            letter=letter,
-            links=links,
-            signs=links != "all" and self.render_mode == "auto",
-        )
-        if page.charset_corrected:
-            self.crawler.stats.inc_value("journals/encoding_corrected")
-        if page.links is not None and page.links.truncated_anchors:
-            self.crawler.stats.inc_value("journals/anchors_over_cap")
-            self.logger.warning(
-                "Page %s: read its first %d anchors, %d left (MAX_ANCHORS_PER_PAGE)",
-                response.url,
-                self.max_anchors,
-                page.links.truncated_anchors,
-            )
-        if page.page.depth_cut:
-            self.crawler.stats.inc_value("journals/depth_over_cap")
-            self.logger.warning(
-                "Page %s: nested deeper than %d elements, read below that depth as text", response.url, MAX_DEPTH
-            )
-        return page
+        self.reader.analysis.shutdown()
 
     def _new(self, url: str) -> bool:
         """Whether ``url`` (canonical) was not requested by this spider yet; it is from now on.
@@ -352,7 +263,7 @@ class PublisherSpider(scrapy.Spider):
         surely are a journal list (a home page's boxes are not).
         """
         source = response.meta["source"]
-        page = await self._read(response, self.sites[source].memory, response.meta.get("letter"))
+        page = await self.reader.read(response, self.sites[source].memory, response.meta.get("letter"))
         if page is None:
             return
         async for request in self._index_requests(response, page, depth):
@@ -473,7 +384,7 @@ class PublisherSpider(scrapy.Spider):
         """
         source = response.meta["source"]
         scope = self.sites[source].scope
-        other_hosts = self.settings.getbool("FOLLOW_LISTED_JOURNAL_HOSTS", True)
+        other_hosts = self.settings.getbool("FOLLOW_LISTED_JOURNAL_HOSTS")
         for anchor, url in entries:
             meta: dict[str, Any] = {"source": source, "page_role": "journal"}
             if not scope.allows(url):
@@ -493,44 +404,52 @@ class PublisherSpider(scrapy.Spider):
     async def parse_journal(
         self, response: Response, listing_url: str, listing_title: str
     ) -> AsyncIterator[scrapy.Request | JournalPages]:
-        """A journal's home page: hop to its metrics page when it links one, else yield the journal.
-
-        The hop's request names the home page by URL, as a journal's request names its listing: the page waits
-        in memory for its metrics page (and is read back from the page cache after a pause or by another
-        worker)."""
-        page = await self._read(response, links="metrics")
+        """A journal's home page: hop to its metrics page when it links one, else yield the journal; a page that
+        lists journals instead is read as a listing."""
+        source = response.meta["source"]
+        page = await self.reader.read(response, links="metrics", signs=self.rendering.reads_signs)
         if page is None:
             return
-        self.rendering.note_reader_actions(response, response.meta["source"])
+        self.rendering.note_reader_actions(response, source)
         if again := await self.rendering.render_again(response, page, "journal", found=False):
             yield again
             return
-        if (listing := await self._as_listing(response, page)) is not None:
+        if (listing := await self.reader.as_listing(response, page, self.sites[source].memory)) is not None:
             async for request in self._index_requests(response, listing, None):
                 yield request
             return
-        links = page.links
-        assert links is not None
         self.pages.keep(page.page)
+        yield self._metrics_hop(response, page, listing_url, listing_title)
+
+    def _metrics_hop(
+        self, response: Response, page: ReadPage, listing_url: str, listing_title: str
+    ) -> scrapy.Request | JournalPages:
+        """The request for a journal page's metrics page, on its site or its own origin; the journal with its home
+        page alone when it links none (or the bound of requests is reached).
+
+        The hop's request names the home page by URL, as a journal's request names its listing: the page waits in
+        the page store for its metrics page (and is read back from the page cache after a pause or by another
+        worker)."""
         source = response.meta["source"]
+        scope = self.sites[source].scope
         home = FetchedPage(url=response.url, html=page.text, role="home", from_cache="cached" in response.flags)
         here = Origin.of(response.url)
+        assert page.links is not None
         hops = [
             url
-            for url in (canonical_url(a.url) for a in links.metrics)
-            if url != canonical_url(response.url) and (self.sites[source].scope.allows(url) or Origin.of(url) == here)
+            for url in (canonical_url(a.url) for a in page.links.metrics)
+            if url != canonical_url(response.url) and (scope.allows(url) or Origin.of(url) == here)
         ]
         if not (hops and self.limits.count_request(source, hops[0])):
             self.crawler.stats.inc_value("journals/journal_pages")
-            yield JournalPages(
+            return JournalPages(
                 source=source, url=response.url, listing_url=listing_url, listing_title=listing_title, pages=[home]
             )
-            return
         self.pages.await_metrics(home)
         meta = {"source": source, "page_role": "metrics"}
-        if here is not None and not self.sites[source].scope.allows_origin(here):
+        if here is not None and not scope.allows_origin(here):
             meta["journal_origin"] = str(here)
-        yield scrapy.Request(
+        return scrapy.Request(
             hops[0],
             self.parse_metrics,
             cb_kwargs={
@@ -544,38 +463,11 @@ class PublisherSpider(scrapy.Spider):
             meta=meta,
         )
 
-    async def _as_listing(self, response: Response, page: ReadPage) -> ReadPage | None:
-        """The page read as a listing when the list promised a journal but it lists journals instead (a subject's
-        or an area's page, a publisher's own "all journals" page): it names no journal data (no ISSN, no metric
-        or identifier label) and lists journals (:func:`lists_journals`). Counted in
-        ``journals/reclassified/listing``, the source's first logged. None for a journal's page.
-
-        Why: pages are what their content says, not what the link that led there promised. A list of subject
-        links on a start page is a list to read, never a list of journals to store."""
-        if await self._analysis.run(names_journal_data, page.page):
-            return None
-        source = response.meta["source"]
-        state = self.sites[source]
-        listing = await self._analysis.run(read_links, page.page, self.max_anchors, state.memory)
-        group = listing.group
-        if group is None or not lists_journals(group, response.url):
-            return None
-        self.crawler.stats.inc_value("journals/reclassified/listing")
-        if not state.reclassified_logged:
-            state.reclassified_logged = True
-            self.logger.info(
-                "%s: %s, linked as a journal, lists %d journals: read as a listing",
-                source,
-                response.url,
-                len(group.anchors),
-            )
-        return listing
-
     async def parse_metrics(
         self, response: Response, home_url: str, home_from_cache: bool, listing_url: str, listing_title: str
     ) -> AsyncIterator[JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal (its links are not read)."""
-        page = await self._read(response, links="none")
+        page = await self.reader.read(response, links="none", signs=self.rendering.reads_signs)
         self.rendering.note_reader_actions(response, response.meta["source"])
         if page is not None and (again := await self.rendering.render_again(response, page, "metrics", found=False)):
             yield again
