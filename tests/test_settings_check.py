@@ -11,8 +11,8 @@ import pytest
 from scrapy.settings import default_settings as scrapy_defaults
 
 import journals
-from journals.settings_check import SETTING_RULES, SettingRule, settings_problems
 from journals.pages.rendering_state import RENDER_MODES
+from journals.settings_check import SETTING_RULES, SettingRule, settings_problems
 from settings import default
 
 PACKAGE_DIR = Path(journals.__file__).resolve().parent
