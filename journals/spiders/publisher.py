@@ -1,18 +1,18 @@
 """The generic A–Z spider: start page → letters → paginated listings → journal page → metrics hop.
 
 It uses no site-specific XPath: :mod:`journals.pages.navigation` classifies each page's anchors. It yields one
-:class:`~journals.items.JournalPages` per journal, naming the pages that matter; the item pipelines extract. What is
-not navigation lives beside it: the pages read in one analysis thread (:mod:`journals.pages.reading`), the pages kept
-for the pipelines (:mod:`journals.extensions.page_store`), the rendering policy
-(:mod:`journals.downloadermiddlewares.rendering_policy`), the bounds (:mod:`journals.spiders.bounds`) and the
-account of failed pages (:mod:`journals.spiders.failures`).
+:class:`~journals.items.JournalPages` per journal, naming the pages that matter; the item pipelines extract. The
+spider is navigation and requests; beside it are the reading of a response (:mod:`journals.spiders.page_reader`), the
+sources and their scope (:mod:`journals.spiders.sources`), the bounds (:mod:`journals.spiders.bounds`), the failed
+pages (:mod:`journals.spiders.failures`), the arguments (:mod:`journals.spiders.arguments`), the pages kept for the
+pipelines (:mod:`journals.extensions.page_store`) and the rendering policy
+(:mod:`journals.downloadermiddlewares.rendering_policy`).
 """
 
 from __future__ import annotations
 
 import gc
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Self
 
@@ -24,22 +24,16 @@ from journals.downloadermiddlewares.rendering_policy import RenderingPolicy
 from journals.extensions.page_store import PageStore, page_store
 from journals.items import FetchedPage, JournalPages
 from journals.pages.analysis_thread import AnalysisThread
-from journals.pages.entries import ListingMemory
 from journals.pages.navigation import Anchor, PageLinks
 from journals.pages.reading import ReadPage, index_letter
-from journals.pages.rendering_state import RENDER_MODES, PageRole, resolve_render_mode
-from journals.pages.scope import (
-    Origin,
-    SiteScope,
-    canonical_url,
-    listing_url,
-    may_be_sister_site,
-)
+from journals.pages.rendering_state import PageRole, resolve_render_mode
+from journals.pages.scope import Origin, canonical_url, listing_url, may_be_sister_site
 from journals.spiders import arguments
 from journals.spiders.arguments import apply_public_site_settings, source_name
 from journals.spiders.bounds import CrawlBounds, CrawlLimits
 from journals.spiders.failures import FailedPages
 from journals.spiders.page_reader import PageReader
+from journals.spiders.sources import crawl_sources, request_in_scope
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -49,14 +43,6 @@ __all__ = ["CrawlBounds", "PublisherSpider", "source_name"]
 
 LISTING_TITLE_LIMIT = 500
 """Characters of an entry's anchor text a journal request carries (its title when the listing is gone)."""
-
-
-@dataclass
-class SiteState:
-    """What the spider keeps per source for its navigation: its scope and its listing memory."""
-
-    scope: SiteScope
-    memory: ListingMemory = field(default_factory=ListingMemory)
 
 
 class PublisherSpider(scrapy.Spider):
@@ -69,9 +55,6 @@ class PublisherSpider(scrapy.Spider):
     crawl, the site registry's entry, the project's ``RENDER_PAGES``) and applied by
     :class:`~journals.downloadermiddlewares.rendering_policy.RenderingPolicy`.
 
-    Pages are analysed (decoded, their links classified, their journal list found) in one worker thread
-    (:class:`~journals.pages.analysis_thread.AnalysisThread`), so a page of 200,000 anchors never blocks the reactor;
-    only its first ``MAX_ANCHORS_PER_PAGE`` anchors are (logged and counted in ``journals/anchors_over_cap``).
     Every URL is requested in its :func:`~journals.pages.scope.canonical_url` form, once. A journal's request names
     its listing page by URL (kept in the crawl's :class:`~journals.extensions.page_store.PageStore` and the page
     cache), never carries a copy of it.
@@ -102,19 +85,13 @@ class PublisherSpider(scrapy.Spider):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        urls = [canonical_url(url) for url in self.check_arguments(start_url=start_url, start_urls=start_urls)]
+        checked = self.check_arguments(start_url=start_url, start_urls=start_urls, render=render)
+        urls = [canonical_url(url) for url in checked]
         self.seed_urls = urls
         self._requested: set[str] = set(urls)
         self.source_override = source if len(urls) == 1 else None
-        self.sites: dict[str, SiteState] = {}
-        for url in urls:
-            state = self.sites.get(self.source_for(url))
-            if state is None:
-                self.sites[self.source_for(url)] = SiteState(SiteScope([url], self.extra_hosts()))
-            else:
-                state.scope.add(url)
-        if render is not None and render not in RENDER_MODES:
-            raise ValueError(f"render must be one of {', '.join(RENDER_MODES)}, got {render!r}")
+        self.sites = crawl_sources(urls, self.source_for, self.extra_hosts())
+        """Per source, its scope and listing memory."""
         self.render_argument = render
         self.render_mode = render or "auto"
         """Which pages are rendered in the browser (:data:`RENDER_MODES`), resolved in :meth:`from_crawler`."""
@@ -181,20 +158,9 @@ class PublisherSpider(scrapy.Spider):
         return []
 
     def request_in_scope(self, request: scrapy.Request) -> bool:
-        """Whether ``request`` may be sent (:class:`journals.downloadermiddlewares.offsite.ScopeMiddleware` asks, for
-        every request,
-        redirect and meta refresh): on its source's site, or on the origin of the listed journal it was made
-        for. A request of no source (robots.txt) may go to any source's site. A start page may redirect
-        anywhere (a publisher moving its list to another host; its address is still checked): where it lands is
-        then the site."""
-        origin = Origin.of(request.url)
-        if origin is None:
-            return False
-        if request.meta.get("start_page") or str(origin) == request.meta.get("journal_origin"):
-            return True
-        state = self.sites.get(request.meta.get("source", ""))
-        states = [state] if state is not None else self.sites.values()
-        return any(s.scope.allows_origin(origin) for s in states)
+        """Whether ``request`` may be sent (:class:`~journals.downloadermiddlewares.offsite.ScopeMiddleware` asks,
+        for every request, redirect and meta refresh): :func:`~journals.spiders.sources.request_in_scope`."""
+        return request_in_scope(self.sites, request)
 
     def wants_rendering(self, request: scrapy.Request) -> bool:
         """Whether ``request`` is to be rendered in the browser (asked by
@@ -232,8 +198,8 @@ class PublisherSpider(scrapy.Spider):
         """Whether ``url`` (canonical) was not requested by this spider yet; it is from now on.
 
         Every listing page links all 27 letters again; Scrapy's duplicate filter would drop those requests, but
-        only after each went through the spider middlewares and a task of its own (a third of a cache replay's
-        time, measured with pyinstrument), so the spider drops them first.
+        only after each went through the spider middlewares and a task of its own (a large share of a cache
+        replay's time), so the spider drops them first.
         """
         if url in self._requested:
             return False
@@ -333,6 +299,7 @@ class PublisherSpider(scrapy.Spider):
             self.logger.warning("No journal list, A–Z letters or browse link on the start page %s", response.url)
         if depth >= self.max_browse_depth:
             return
+        index_depth = response.meta.get("index_depth", 0)
         for anchor in links.browse:
             url = canonical_url(anchor.url)
             if self.sites[source].scope.allows(url) and self._new(url) and self.limits.count_request(source, url):
@@ -341,11 +308,7 @@ class PublisherSpider(scrapy.Spider):
                     self.parse_start,
                     cb_kwargs={"depth": depth + 1},
                     errback=self.request_failed,
-                    meta={
-                        "source": source,
-                        "index_depth": response.meta.get("index_depth", 0) + 1,
-                        "page_role": "index",
-                    },
+                    meta={"source": source, "index_depth": index_depth + 1, "page_role": "index"},
                 )
 
     def _follow_index(
@@ -366,12 +329,7 @@ class PublisherSpider(scrapy.Spider):
             url,
             self.parse_listing,
             errback=self.request_failed,
-            meta={
-                "source": source,
-                "letter": letter,
-                "index_depth": index_depth,
-                "page_role": "listing",
-            },
+            meta={"source": source, "letter": letter, "index_depth": index_depth, "page_role": "listing"},
         )
 
     def _journal_requests(self, response: Response, entries: list[tuple[Anchor, str]]) -> Iterator[scrapy.Request]:
