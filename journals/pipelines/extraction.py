@@ -21,7 +21,7 @@ from journals.extensions.database import crawl_database
 from journals.extensions.page_store import PageStore, page_store
 from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.confirmation import confirmation
-from journals.extraction.listing import add_listing_values
+from journals.extraction.listing_cells import add_listing_values
 from journals.items import JournalItem, JournalPages
 from journals.items.adapted import journal_pages
 from journals.mdr.mining import MainRegions

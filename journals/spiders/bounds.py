@@ -1,7 +1,7 @@
 """The limits that end every crawl, traps included, and the record of each source's requests against them.
 
 A bound hit is logged once per source, counted in ``journals/bounds/KIND`` and recorded in ``journals/traps/SOURCE``
-(:data:`journals.health.TRAPS_STATS`), which fails the health check.
+(:data:`journals.crawl_health.TRAPS_STATS`), which fails the health check.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from journals.health import TRAPS_STATS
+from journals.crawl_health import TRAPS_STATS
 
 if TYPE_CHECKING:
     import logging

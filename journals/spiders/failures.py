@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import IgnoreRequest
 
+from journals.crawl_health import START_FAILED_STATS
 from journals.downloadermiddlewares.redirect import REDIRECT_LOOP
-from journals.health import START_FAILED_STATS
 
 if TYPE_CHECKING:
     import logging
@@ -52,7 +52,7 @@ class FailedPages:
 
     def record_start_failure(self, failure: Any, cause: str) -> None:
         """Record a start page that failed for good (after retries) for the health check: the stat
-        ``journals/start_failed/SOURCE`` (:data:`journals.health.START_FAILED_STATS`) is a list with one
+        ``journals/start_failed/SOURCE`` (:data:`journals.crawl_health.START_FAILED_STATS`) is a list with one
         ``{"url", "cause", "error"}`` per failed start page, its URL as given, before redirects."""
         request = failure.request
         stats = self._crawler.stats
