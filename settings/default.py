@@ -129,8 +129,9 @@ DATABASE_UNSAVED_DIR = "."
 # in Debian's Chromium by scrapy-playwright, only when a request asks for it (RENDER_PAGES: "auto" renders the pages
 # that need it, "browser" every page, "never" none; -a render wins, then this setting when chosen with -s, then the
 # site registry's "render", then this default: journals.pages.rendering_state.resolve_render_mode); a crawl that
-# renders nothing starts neither Playwright nor a browser. One browser, one context, a few pages at once, no images, fonts or media, a timeout per page, the
-# browser launched again after a crash. Never `playwright install`: the browser is the system's.
+# renders nothing starts neither Playwright nor a browser. One browser, one context, a few pages at once, no images,
+# fonts or media, a timeout per page, the browser launched again after a crash. Never `playwright install`: the
+# browser is the system's.
 RENDER_PAGES = "auto"
 DOWNLOAD_HANDLERS = {
     "http": "journals.downloadermiddlewares.playwright_handler.LazyPlaywrightDownloadHandler",
