@@ -74,7 +74,9 @@ class RenderingPolicy:
         """The policy of ``crawler``'s crawl of ``sources`` under ``mode``; pages are read in ``analysis``, renders
         counted against ``budget``, decisions logged to ``logger``."""
         self.mode = mode
+        """The crawl's render mode, chosen once (:func:`~journals.pages.rendering_state.resolve_render_mode`)."""
         self.sources = {source: SourceRendering() for source in sources}
+        """What the crawl has learned about rendering each source's pages."""
         self._crawler = crawler
         self._analysis = analysis
         self._budget = budget

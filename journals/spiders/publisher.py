@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
-__all__ = ["CrawlBounds", "PublisherSpider", "source_name"]
+__all__ = ["PublisherSpider"]
 
 LISTING_TITLE_LIMIT = 500
 """Characters of an entry's anchor text a journal request carries (its title when the listing is gone)."""
