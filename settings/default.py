@@ -1,7 +1,7 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
-from journals.pages import navigation
+from journals.pages import listings, navigation
 from journals.vocabulary import core_attribute_names, metric_names
 
 # Every project setting has its default here and only here: components read it with no default of their own, and
@@ -194,9 +194,10 @@ MAX_ANCHORS_PER_PAGE = navigation.MAX_ANCHORS_PER_PAGE
 MDR_MAX_NODES = DEFAULT_MAX_NODES
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).
-LISTING_MEMORY_CHARS = 64 * 1024 * 1024
+LISTING_MEMORY_CHARS = listings.DEFAULT_MAX_CHARS
 # Characters of pages the spider parsed kept, trees and all, for the pipelines to read rather than parse again
-# (journals.pages.parsed.RecentPages); a page dropped is parsed again from its text.
+# (journals.pages.parsed.RecentPages, in the crawl's journals.extensions.page_store.PageStore); a page dropped is
+# parsed again from its text.
 PARSED_PAGES_CHARS = 8 * 1024 * 1024
 
 # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
