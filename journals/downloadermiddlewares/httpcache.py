@@ -39,7 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from journals.extensions.database import crawl_database, require_database
 from journals.pages.decoding import decode_html
 from journals.store.models import utcnow
-from journals.store.page_cache import CachedPageReader, PageCacheError, write_cached_page
+from journals.store.page_cache import CachedPageReader, PageCacheError, refresh_cached_page, write_cached_page
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -56,6 +56,10 @@ CACHE_COMPRESSION_LEVEL = 1
 space (docs/ARCHITECTURE.md, "Measurements behind the design")."""
 PENDING_WRITES = 64
 """Pages at most waiting for the writer thread."""
+CACHED_BODY = "_journals_cached_body"
+"""Request meta: the body of the cached response the cache gave for the request. Scrapy stores a page that a ``304
+Not Modified`` confirmed again, with fresher headers and this very body: then only its headers and time are
+written (no body compressed and written again)."""
 RENDERED_HEADER = "X-Journals-Rendered"
 """The header a cached page rendered by the browser carries (:mod:`journals.downloadermiddlewares.rendering`): a
 page has one row, the rendered page replacing the served HTML, and a request to render is not answered with the
@@ -142,6 +146,7 @@ class SQLCacheStorage:
         if request.meta.get("playwright") and RENDERED_HEADER not in headers and not self.offline:
             return None
         request.meta["cache_timestamp"] = fetched
+        request.meta[CACHED_BODY] = body
         return response_from_dict({"url": row["url"], "status": row["status"], "headers": headers, "body": body})
 
     def store_response(self, spider: Spider, request: Request, response: Response) -> None:
@@ -155,8 +160,12 @@ class SQLCacheStorage:
         if request.meta.get("playwright"):
             headers = headers.copy()
             headers[RENDERED_HEADER] = "chromium"
+        key = self._key(request)
+        if request.meta.pop(CACHED_BODY, None) is response.body and key not in self._pending:
+            self._writer.submit(self._refresh, key, response.url, headers_to_json(headers))
+            return
         row = {
-            "fingerprint": self._key(request),
+            "fingerprint": key,
             "url": response.url,
             "status": response.status,
             "headers": headers_to_json(headers),
@@ -182,6 +191,16 @@ class SQLCacheStorage:
         finally:
             if self._pending.get(row["fingerprint"]) is row:
                 del self._pending[row["fingerprint"]]
+
+    def _refresh(self, key: str, url: str, headers: str) -> None:
+        """Write a revalidated page's new headers and time (counted as ``httpcache/refreshed``)."""
+        try:
+            if refresh_cached_page(self._connected(), key, headers, utcnow()) and self._stats is not None:
+                self._stats.inc_value("httpcache/refreshed")
+        except SQLAlchemyError as exc:
+            logger.warning("Could not cache %s: %s", url, str(exc).splitlines()[0])
+            if self._stats is not None:
+                self._stats.inc_value("httpcache/store_error")
 
     def _key(self, request: Request) -> str:
         """The cache key of ``request``: its fingerprint, in hex."""

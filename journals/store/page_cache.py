@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Engine, bindparam, select
+from sqlalchemy import Engine, bindparam, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.store.models import CachedPage
@@ -145,6 +145,18 @@ def _close_quietly(connection: Any) -> None:
 
 def _first_line(exc: BaseException) -> str:
     return (str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def refresh_cached_page(engine: Engine, fingerprint: str, headers: str, fetched_at: datetime) -> bool:
+    """Give the cached page of ``fingerprint`` new headers and fetch time, its body as stored (a ``304 Not
+    Modified`` confirmed it); False when there is no such row."""
+    with engine.begin() as conn:
+        done = conn.execute(
+            update(CachedPage)
+            .where(CachedPage.fingerprint == fingerprint)
+            .values(headers=headers, fetched_at=fetched_at)
+        )
+        return bool(done.rowcount)
 
 
 def write_cached_page(engine: Engine, row: dict[str, Any]) -> None:
