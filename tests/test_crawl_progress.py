@@ -16,3 +16,13 @@ def test_board_counts_letters_pages_journals_and_rate() -> None:
     assert "letters  2/27" in lines[1] and "listing pages     3" in lines[1] and "journals      3" in lines[1]
     assert "2.0 pages/s" in lines[1]
     assert "0.0 pages/s" in board.lines(seconds_since_last=1.0)[1]
+
+
+def test_a_source_with_unchanged_journals_says_how_many() -> None:
+    board = ProgressBoard()
+    board.source("wiley").journals = 5
+    board.source("wiley").unchanged = 4
+    board.source("bmj").journals = 2
+    lines = board.lines(seconds_since_last=1.0)
+    assert "unchanged" not in lines[0]
+    assert lines[1].endswith("unchanged 4") and "journals      5" in lines[1]
