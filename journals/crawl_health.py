@@ -151,3 +151,31 @@ def regressions(source: str, previous: SourceSnapshot, current: SourceSnapshot, 
                 f"(margin {margins.completeness:.0%})"
             )
     return found
+
+
+
+@dataclass(frozen=True)
+class JobVerdict:
+    """What a scheduled job came to: a line for a person, and whether its crawl failed its health check."""
+
+    text: str
+    failed: bool = False
+
+
+def job_verdict(state: str, stats: Mapping[str, object] | None) -> JobVerdict:
+    """What a scheduled job came to, for a person reading a list of jobs: scrapyd's own ``state`` (``pending``,
+    ``running``, ``finished``) says only whether it still runs; a finished job's crawl record (``stats``, None when
+    it left none) says whether it was interrupted, failed its health check (with the first reason) or passed it."""
+    if state != "finished":
+        return JobVerdict(state)
+    if stats is None:
+        return JobVerdict("finished, no crawl record (the crawl did not reach its end: see its log)")
+    if interrupted := stats.get("health/interrupted"):
+        return JobVerdict(f"finished, interrupted ({interrupted})")
+    if stats.get("health/failed"):
+        reasons = stats.get("health/reasons")
+        first = reasons[0] if isinstance(reasons, list) and reasons else "see its log"
+        return JobVerdict(f"finished, health check failed: {first}", failed=True)
+    if "health/failed" not in stats:
+        return JobVerdict(f"finished ({stats.get('finish_reason', 'unknown')}), no health check")
+    return JobVerdict(f"finished, healthy ({stats.get('item_scraped_count', 0)} items)")

@@ -1,4 +1,4 @@
-"""The two calls of scrapyd's JSON API that the scheduler makes, over urllib with HTTP Basic auth."""
+"""The calls of scrapyd's JSON API that the scheduler and ``scrapy jobs`` make, over urllib with HTTP Basic auth."""
 
 from __future__ import annotations
 
@@ -40,6 +40,12 @@ class Scrapyd:
         """``listjobs.json``: ids of the project's pending and running jobs."""
         jobs = self._call("listjobs.json", query=[("project", self.project)])
         return {job["id"] for state in ("pending", "running") for job in jobs.get(state, [])}
+
+    def jobs(self) -> dict[str, list[dict[str, Any]]]:
+        """``listjobs.json``: the project's jobs by state (``pending``, ``running``, ``finished``), as scrapyd
+        lists them (``id``, ``spider``, ``start_time``, ``end_time``…)."""
+        answer = self._call("listjobs.json", query=[("project", self.project)])
+        return {state: list(answer.get(state, [])) for state in ("pending", "running", "finished")}
 
     def _call(
         self, endpoint: str, query: list[tuple[str, str]] | None = None, data: list[tuple[str, str]] | None = None

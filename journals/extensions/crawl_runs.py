@@ -1,12 +1,15 @@
 """Record every finished crawl's Scrapy stats in the ``crawl_runs`` table of ``DATABASE_URL``.
 
-``scrapy report`` shows the last one. Setting: ``CRAWL_RUNS_ENABLED`` (default True). A database that cannot be
-reached is logged as a warning: the stats are a record of the crawl, never a reason to fail it.
+``scrapy report`` shows the last one; under scrapyd the row names its job (``scrapyd/job``: the ``_job``
+spider argument scrapyd passes, or the ``SCRAPY_JOB`` of older scrapyds), so ``scrapy jobs`` can tell a finished job that failed its health check from a
+healthy one. Setting: ``CRAWL_RUNS_ENABLED`` (default True). A database that cannot be reached is logged as a
+warning: the stats are a record of the crawl, never a reason to fail it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -22,6 +25,9 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 logger = logging.getLogger(__name__)
+
+JOB_STAT = "scrapyd/job"
+"""The stat naming the scrapyd job a crawl ran as."""
 
 
 class CrawlRunsExtension:
@@ -48,6 +54,8 @@ class CrawlRunsExtension:
         """Store the stats; Scrapy's core stats (finish time and reason) are already set by then."""
         assert self.crawler.stats is not None
         stats = {**self.crawler.stats.get_stats(), "finish_reason": reason}
+        if job := getattr(spider, "_job", None) or os.environ.get("SCRAPY_JOB"):
+            stats[JOB_STAT] = job
         try:
             await run_in_thread(record_run, crawl_database(self.crawler).engine, spider.name, stats)
         except (DatabaseError, SQLAlchemyError) as exc:

@@ -5,6 +5,7 @@ health check."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +37,25 @@ def last_run(engine: Engine) -> tuple[CrawlRun, dict[str, Any]] | None:
         return None
     run = CrawlRun(**row._mapping)
     return run, json.loads(run.stats)
+
+
+def runs_by_stat(
+    engine: Engine, stat: str, values: Collection[str], *, recent: int = 1000
+) -> dict[str, dict[str, Any]]:
+    """Among the ``recent`` latest crawls, the stats of the last one whose ``stat`` holds each of ``values``
+    (a scrapyd job id, say), by that value; a value no recorded crawl holds is left out."""
+    wanted = set(values)
+    found: dict[str, dict[str, Any]] = {}
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(CrawlRun.stats).order_by(CrawlRun.finished_at.desc(), CrawlRun.id.desc()).limit(recent)
+        )
+        for (text,) in rows:
+            stats = json.loads(text)
+            value = stats.get(stat)
+            if value in wanted and value not in found:
+                found[value] = stats
+    return found
 
 
 def _json_value(value: Any) -> Any:

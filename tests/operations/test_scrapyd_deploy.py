@@ -165,3 +165,24 @@ def test_scrapy_schedule_runs_due_plans_once_per_interval(deployed, sandbox, scr
     log = fetch(deployed, finished[job_ids.pop()]["log_url"].lstrip("/"))
     assert "'HTTPCACHE_POLICY': 'scrapy.extensions.httpcache.RFC2616Policy'" in log
     assert journal_count(scrapyd_database, "bmj") > 0
+
+
+def test_scrapy_jobs_tells_a_job_that_failed_its_health_check_from_a_healthy_one(
+    deployed, sandbox, scrapyd_database, tmp_path
+):
+    jobs = {}
+    for name, start in (("healthy", sandbox.start_url("bmj")), ("failed", sandbox.start_url("bmj") + "no-such-page/")):
+        answer = call(deployed, "schedule.json", [("project", "journals"), ("spider", "bmj"), ("start_url", start)])
+        jobs[name] = answer["jobid"]
+    wait_for_jobs(deployed, set(jobs.values()))
+
+    listed = run(
+        [sys.executable, "-m", "scrapy", "jobs"],
+        {**scrapyd_env(deployed, tmp_path), "DATABASE_URL": scrapyd_database},
+    )
+
+    assert listed.returncode == 3, listed.stdout + listed.stderr
+    lines = {line.split("\t")[0]: line for line in listed.stdout.splitlines()}
+    assert "finished, healthy (" in lines[jobs["healthy"]]
+    assert "finished, health check failed: " in lines[jobs["failed"]]
+    assert "finished jobs failed their health check" in listed.stderr
