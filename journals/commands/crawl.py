@@ -63,6 +63,7 @@ class Command(ScrapyCrawlCommand):
 
     crawler: Crawler | None = None
     database: tuple[str, Engine] | None = None
+    """The database opened for the check, with its URL, until handed to the crawler."""
 
     def long_desc(self) -> str:
         """The help text: what the project's spiders take as ``-a`` arguments and what the exit statuses mean."""
@@ -73,7 +74,6 @@ class Command(ScrapyCrawlCommand):
             "pages are rendered in Chromium); any other is refused. Exit status: 0 finished, 3 failed its health "
             "check, 130 interrupted (the previous -O feeds are kept)."
         )
-    """The database opened for the check, with its URL, until handed to the crawler."""
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         """Check the project's settings, ``-a`` arguments with the spider's ``check_arguments``, that every local
