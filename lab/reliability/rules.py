@@ -15,7 +15,12 @@ on a port of its own, so that its ``robots.txt`` is the host's, and bends one ru
 - ``retry-after``: one journal page answers 429 with ``Retry-After: RETRY_AFTER`` twice before it answers;
 - ``deep``: every page's content nested in ``DEEP_NESTING`` ``<div>``\\ s;
 - ``credentials``: the start page links its journals as ``http://user:secret@host:port/…``;
-- ``redirect-loop``: one journal page redirects to another URL that redirects back to it, forever.
+- ``redirect-loop``: one journal page redirects to another URL that redirects back to it, forever;
+- ``start-refused``: the start URL is on a port where nothing listens (every connection refused);
+- ``start-dropped``: the start URL is on a port whose handshakes go unanswered (a full accept queue drops them,
+  as a machine that is down or firewalled does);
+- ``start-unresolvable``: the start URL's host name resolves to nothing (``.invalid``);
+- ``slow``: every answer leaves ``SLOW_SECONDS`` late, more than the first-contact probe's timeout.
 
 :func:`rules_outcome` crawls one of them as a user does (``scrapy crawl publisher`` in a process of its own) and
 says what held.
@@ -27,6 +32,7 @@ import contextlib
 import gzip
 import itertools
 import re
+import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -53,9 +59,20 @@ RULES = (
     "deep",
     "credentials",
     "redirect-loop",
+    "start-refused",
+    "start-dropped",
+    "start-unresolvable",
+    "slow",
 )
 DISALLOWING = ("robots-oversize", "robots-gzip", "robots-503", "robots-stall", "robots-refused")
 """The rules under which nothing of the site may be crawled: robots.txt disallows all, or cannot be read."""
+DEAD_START = ("start-refused", "start-dropped", "start-unresolvable")
+"""The rules whose start host is not there at all: the crawl must say so, and soon."""
+DEAD_START_BAR_SECONDS = 60.0
+"""How soon a crawl of a dead start host must have ended (it took some 247 s before hosts were probed)."""
+SLOW_SECONDS = 1.0
+UNRESOLVABLE_HOST = "journals-sandbox.invalid"
+"""A host name that resolves nowhere: ``.invalid`` is reserved for that (RFC 6761)."""
 SITE = "openaccess"
 ROBOTS_SIZE = 20 * 1024 * 1024
 """Bytes of the oversized robots.txt (past Scrapy's 16 MB ``DOWNLOAD_MAXSIZE``; its gzip is about 20 kB)."""
@@ -95,6 +112,9 @@ class RulesServer(ThreadingHTTPServer):
         self._refilled = time.monotonic()
         self._robots = oversized_robots() if rule in ("robots-oversize", "robots-gzip") else b""
         self._robots_gzip = gzip.compress(self._robots, compresslevel=9) if rule == "robots-gzip" else b""
+        self._dead = (
+            _dead_port(dropping=rule == "start-dropped") if rule in ("start-refused", "start-dropped") else None
+        )
         self.retry_after_path = ""
         """The journal page that answers 429 twice (rule ``retry-after``), or that redirects in a loop (rule
         ``redirect-loop``), set from the truth."""
@@ -109,6 +129,10 @@ class RulesServer(ThreadingHTTPServer):
         """The site's start URL (with credentials under the ``credentials`` rule)."""
         if self.rule == "credentials":
             return f"http://{USER_INFO}@127.0.0.1:{self.server_address[1]}/{self.site}/"
+        if self._dead is not None:
+            return f"http://127.0.0.1:{self._dead[0].getsockname()[1]}/{self.site}/"
+        if self.rule == "start-unresolvable":
+            return f"http://{UNRESOLVABLE_HOST}:{self.server_address[1]}/{self.site}/"
         return f"{self.base_url}/{self.site}/"
 
     def truth(self) -> dict[str, Any]:
@@ -144,6 +168,12 @@ class RulesServer(ThreadingHTTPServer):
         """Serve in a daemon thread; :meth:`shutdown` stops it."""
         threading.Thread(target=self.serve_forever, name=f"rules-{self.rule}", daemon=True).start()
 
+    def server_close(self) -> None:
+        """Close the server and the dead start host's sockets."""
+        super().server_close()
+        for dead in self._dead or []:
+            dead.close()
+
 
 class _RulesHandler(BaseHTTPRequestHandler):
     server: RulesServer
@@ -153,6 +183,8 @@ class _RulesHandler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         key = parts.path + (f"?{parts.query}" if parts.query else "")
         rule = self.server.rule
+        if rule == "slow":
+            time.sleep(SLOW_SECONDS)
         if rule == "rate-limit" and not self.server.take_token():
             self.server.record(key, 429)
             self._send(WebResponse(429, b"Too many requests", {"Retry-After": "1", "Content-Type": "text/plain"}))
@@ -210,6 +242,25 @@ class _RulesHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the server's record is :attr:`RulesServer.served`."""
+
+
+def _dead_port(*, dropping: bool) -> list[socket.socket]:
+    """A local port where no web server answers, as sockets to keep open until the rule's server closes: the first
+    one's port refuses every connection (its socket bound, never listening) or, ``dropping``, drops every handshake
+    (it listens with an accept queue the others fill and nobody empties)."""
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))
+    if not dropping:
+        return [port]
+    port.listen(0)
+    fillers = []
+    for _ in range(3):
+        filler = socket.socket()
+        filler.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            filler.connect(port.getsockname())
+        fillers.append(filler)
+    return [port, *fillers]
 
 
 def _nest(body: bytes, depth: int) -> bytes:
@@ -275,8 +326,10 @@ def rules_crawl(
 
 RULE_SETTINGS: dict[str, tuple[str, ...]] = {
     "robots-stall": ("DOWNLOAD_TIMEOUT=2", "RETRY_TIMES=1"),
+    "slow": ("FIRST_CONTACT_TIMEOUT=0.5",),
 }
-"""Settings a rule's crawl runs with: a robots.txt that never answers is given up after two tries of 2 s."""
+"""Settings a rule's crawl runs with: a robots.txt that never answers is given up after a try of 2 s; a slow site's
+answers come later than the first-contact probe's timeout."""
 
 
 def rules_outcome(folder: Path, rule: str, *, production: bool = False, seed: int = 1) -> Outcome:
@@ -309,13 +362,10 @@ def rules_outcome(folder: Path, rule: str, *, production: bool = False, seed: in
     )
     if "Traceback" in run.result.log:
         outcome.problems.append("a traceback in the log")
+    if rule in DEAD_START:
+        return _judge_dead_start(outcome, run)
     if rule in DISALLOWING:
-        outcome.figures["journals_lost"] = 0
-        if run.pages_served:
-            outcome.problems.append(f"{len(run.pages_served)} pages fetched though robots.txt could not be read")
-        if run.result.returncode != 3:
-            outcome.problems.append(f"exit status {run.result.returncode}, not 3 (health check failed)")
-        return outcome
+        return _judge_disallowed(outcome, run)
     expected_lost = [run.server.retry_after_path] if rule == "redirect-loop" else []
     lost = [path for path in run.journals_lost if path not in expected_lost]
     outcome.figures["journals_lost"] = len(lost)
@@ -335,4 +385,31 @@ def rules_outcome(folder: Path, rule: str, *, production: bool = False, seed: in
             outcome.problems.append(f"retried after {gaps} s, Retry-After said {RETRY_AFTER} s")
     if rule == "credentials" and HIDDEN_WORD in run.result.log:
         outcome.problems.append("the password is in the log")
+    return outcome
+
+
+def _judge_dead_start(outcome: Outcome, run: RulesRun) -> Outcome:
+    """A start host that is not there: the crawl fails its health check naming the start page, without retries,
+    within :data:`DEAD_START_BAR_SECONDS`."""
+    stats = run.result.stats
+    outcome.figures.update(
+        journals_lost=0,
+        retries=stats.get("retry/count", 0),
+        first_contact={k.removeprefix("first_contact/"): v for k, v in stats.items() if k.startswith("first_contact/")},
+    )
+    reasons = " ".join(stats.get("health/reasons", []))
+    if run.result.returncode != 3 or "could not be fetched" not in reasons:
+        outcome.problems.append(f"exit status {run.result.returncode}, health reasons {reasons!r}: not a dead start")
+    if outcome.figures["wall_seconds"] > DEAD_START_BAR_SECONDS:
+        outcome.problems.append(f"a dead start host took {outcome.figures['wall_seconds']} s to report")
+    return outcome
+
+
+def _judge_disallowed(outcome: Outcome, run: RulesRun) -> Outcome:
+    """A site whose robots.txt cannot be read: nothing of it fetched, the health check failed."""
+    outcome.figures["journals_lost"] = 0
+    if run.pages_served:
+        outcome.problems.append(f"{len(run.pages_served)} pages fetched though robots.txt could not be read")
+    if run.result.returncode != 3:
+        outcome.problems.append(f"exit status {run.result.returncode}, not 3 (health check failed)")
     return outcome
