@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Mapping
@@ -21,6 +20,7 @@ from scrapy.exporters import CsvItemExporter, JsonItemExporter, JsonLinesItemExp
 from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.item import Field
 
+from journals.csv_cells import defuse_formula
 from journals.extensions.interruption import crawl_interrupted
 from journals.items import JournalItem
 from journals.vocabulary import metric_names
@@ -30,10 +30,6 @@ logger = logging.getLogger(__name__)
 TEMPORARY_SUFFIX = ".tmp"
 """Suffix of the file a feed is written to until the crawl ends (``journals.csv.tmp``)."""
 
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-"""First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection")."""
-
-_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 YEAR_SUFFIX = "_year"
 """A metric's year is exported in a column of its own: ``impact_factor_year`` beside ``impact_factor``."""
 
@@ -96,13 +92,6 @@ class FlatCsvItemExporter(CsvItemExporter):
         if isinstance(value, str):
             return defuse_formula(value)
         return value
-
-
-def defuse_formula(text: str) -> str:
-    """``text`` prefixed with ``'`` when a spreadsheet would take it for a formula, else unchanged."""
-    if text.startswith(FORMULA_PREFIXES) and not _PLAIN_NUMBER.fullmatch(text):
-        return "'" + text
-    return text
 
 
 class AtomicFileFeedStorage(FileFeedStorage):
