@@ -140,7 +140,9 @@ class Locator:
         separator = rest[: rest.index(second.raw)].strip() or " "
         return [replace(first, attribute="eissn", parsed=second, pair_separator=separator)]
 
-    def _near(self, nodes: list[TextNode], is_label: list[str | None], i: int, name: str, label: str) -> list[Candidate]:
+    def _near(
+        self, nodes: list[TextNode], is_label: list[str | None], i: int, name: str, label: str
+    ) -> list[Candidate]:
         """The value of a label that fills its own text node: the closest parseable neighbour."""
         value_type = self._type(name)
         owner = nodes[i].owner
