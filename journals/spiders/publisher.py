@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -65,6 +66,8 @@ are taken to mean nothing (its pages are read as served, without looking for the
 REDIRECT_FAILURES = {"max redirections reached": "too_many_redirects", REDIRECT_LOOP: "redirect_loop"}
 """The reasons of the ``IgnoreRequest`` of a page lost to redirects (past ``REDIRECT_MAX_TIMES``, or a loop:
 :mod:`journals.downloadermiddlewares.redirect`), by the cause its failed page is counted under."""
+GONE_CAUSES = frozenset({"http_404", "http_410"})
+"""Failed pages that are gone, the site's dead links: logged as INFO (still counted), other failures as WARNING."""
 PROBES_TO_DECIDE = 2
 """Probes of a role that gain nothing from rendering after which the source's pages of that role are read as
 served (one that gains decides at once that they are rendered)."""
@@ -1034,7 +1037,9 @@ class PublisherSpider(scrapy.Spider):
         cause = redirects or (f"http_{response.status}" if response is not None else type(error).__name__)
         self.crawler.stats.inc_value(f"journals/failed_pages/{cause}")
         self.crawler.stats.inc_value(f"journals/failed_pages_by_source/{failure.request.meta.get('source')}")
-        self.logger.warning("Page failed (%s): %s", cause, failure.request.url)
+        # A page that is gone (404, 410) is the site's dead link, not the crawl's failure: counted, logged as INFO.
+        level = logging.INFO if cause in GONE_CAUSES else logging.WARNING
+        self.logger.log(level, "Page failed (%s): %s", cause, failure.request.url)
         return cause
 
     def metrics_failed(self, failure: Any) -> Iterator[JournalPages]:
