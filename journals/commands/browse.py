@@ -34,6 +34,7 @@ from journals.store import DatabaseError, database_url, open_database
 from journals.store.overview import integration_counts
 from journals.store.snapshot import copy_to_sqlite
 from journals.store.views import create_views
+from journals.vocabulary import attribute_names
 
 METADATA_DATABASE = "journals"
 """The database name ``settings/datasette.json`` describes; renamed to the served file's name."""
@@ -144,7 +145,19 @@ def datasette_metadata(database_name: str) -> dict[str, Any]:
         raise UsageError("settings/datasette.json is missing")
     metadata = json.loads(raw)
     metadata["databases"] = {database_name: metadata["databases"][METADATA_DATABASE]}
+    for query in metadata["databases"][database_name].get("queries", {}).values():
+        query["sql"] = with_known_attributes(query["sql"])
     return metadata
+
+
+def with_known_attributes(sql: str) -> str:
+    """A canned query's SQL with the attributes the vocabulary knows written in: ``__ATTRIBUTES__`` as an SQL list
+    (``'title', 'issn', …``) and ``__ATTRIBUTE_LIST__`` as text for a message. A query given an attribute it does
+    not know says so instead of answering nothing, or everything."""
+    names = attribute_names()
+    return sql.replace("__ATTRIBUTES__", ", ".join(f"'{name}'" for name in names)).replace(
+        "__ATTRIBUTE_LIST__", ", ".join(names)
+    )
 
 
 def datasette_command(database: Path, metadata: Path, port: int) -> list[str]:
