@@ -43,6 +43,8 @@ code page is Russian DOS (IBM866) with a few letters of its own."""
 
 ONE_SCRIPT_SHARE = 0.9
 """Share of the non-ASCII letters that must belong to the text's main script."""
+FEWEST_LETTERS = 6
+"""Non-ASCII letters a text must hold for a guess to be judged at all: a lone "é" reads as a Cyrillic "щ"."""
 MOST_SYMBOLS_SHARE = 0.05
 """Largest share of the non-ASCII characters that may be symbols, controls or unassigned (mojibake is full of
 box-drawing characters, currency signs and the like)."""
@@ -130,9 +132,9 @@ def reads_as_one_script(text: str) -> bool:
     if symbols > MOST_SYMBOLS_SHARE * len(non_ascii):
         return False
     letters = [char for char, category in zip(non_ascii, categories, strict=True) if category[0] in "LM"]
-    scripts = Counter(script_of(char) for char in letters)
-    if not scripts:
+    if len(letters) < FEWEST_LETTERS:
         return False
+    scripts = Counter(script_of(char) for char in letters)
     script, count = scripts.most_common(1)[0]
     if script in UNLIKELY_SCRIPTS or count < ONE_SCRIPT_SHARE * scripts.total():
         return False

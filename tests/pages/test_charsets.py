@@ -73,3 +73,8 @@ def test_mojibake_does_not_read_as_one_script() -> None:
     assert not reads_as_one_script("ﾂ環ｩ ﾆ崘ﾆ")  # half-width katakana: what capital Cyrillic becomes in Shift_JIS
     assert not reads_as_one_script("Fortschritte für Akustik")  # Latin: left to Windows-1252
     assert not reads_as_one_script("plain ASCII")
+
+
+def test_a_few_accented_letters_are_too_little_to_guess_from() -> None:
+    assert decode_html("é".encode("latin-1"), "text/html") == ("é", "cp1252")
+    assert decode_html("<p>Café à Genève</p>".encode("latin-1"), "text/html")[0] == "<p>Café à Genève</p>"
