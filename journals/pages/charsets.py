@@ -75,10 +75,10 @@ def guessed_encoding(body: bytes) -> str | None:
         return None
     readable: list[tuple[int, float, str]] = []
     for match in from_bytes(sample):
-        encoding = codecs.lookup(WEB_NAMES.get(match.encoding, match.encoding)).name
-        if encoding not in WEB_ENCODINGS:
-            continue
         try:
+            encoding = codecs.lookup(WEB_NAMES.get(match.encoding, match.encoding)).name
+            if encoding not in WEB_ENCODINGS:
+                continue
             text = sample.decode(encoding)
             body.decode(encoding)
         except (UnicodeDecodeError, LookupError):
