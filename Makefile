@@ -24,11 +24,13 @@ $(STAMP): requirements.txt pyproject.toml
 	$(VENV)/bin/pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-# The main job: start the sandbox web on a free port, crawl its publishers and aggregators into journals.db,
-# journals.csv and journals.json, then stop the sandbox. The sandbox's ground truth goes to truth.json.
-# The sandbox is stopped however the recipe ends (the EXIT trap; Ctrl-C, SIGTERM and SIGHUP end the shell through
-# it once the crawl has stopped, and a background job of a non-interactive shell ignores Ctrl-C itself). An
-# interrupted crawl keeps the previous journals.csv/json and exits 130.
+# The main job: start the sandbox web on a free port, crawl its publishers and aggregators into journals.db (each
+# source's records also to journals-sources.csv/json), then write the journals table, one row per journal, to
+# journals.csv and journals.json (scrapy export: docs/RESULTS.md), and stop the sandbox. The sandbox's ground truth
+# goes to truth.json. The sandbox is stopped however the recipe ends (the EXIT trap; Ctrl-C, SIGTERM and SIGHUP end
+# the shell through it once the crawl has stopped, and a background job of a non-interactive shell ignores Ctrl-C
+# itself). An interrupted crawl keeps the previous files and exits 130; a crawl that failed its health check (exit
+# 3) still writes the table, and exits 3.
 crawl: $(STAMP)
 	@rm -f .sandbox.url
 	@$(SCRAPY) sandbox --port 0 --seed $(SEED) --journals $(JOURNALS) --truth truth.json --url-file .sandbox.url & \
@@ -37,7 +39,9 @@ crawl: $(STAMP)
 	for _ in $$(seq 100); do [ -s .sandbox.url ] && break; sleep 0.2; done; \
 	[ -s .sandbox.url ] || { echo "sandbox did not start" >&2; exit 1; }; \
 	url=$$(cat .sandbox.url); starts=$$(for s in $(SOURCES); do printf '%s/%s/,' "$$url" "$$s"; done); \
-	$(SCRAPY) crawl publisher -a start_urls=$${starts%,} -O journals.csv -O journals.json $(CRAWL_ARGS)
+	$(SCRAPY) crawl publisher -a start_urls=$${starts%,} -O journals-sources.csv -O journals-sources.json $(CRAWL_ARGS); \
+	status=$$?; [ $$status -eq 0 ] || [ $$status -eq 3 ] || exit $$status; \
+	$(SCRAPY) export journals.csv journals.json || exit $$?; exit $$status
 
 # Browse the database that `make crawl` wrote (docs/RESULTS.md): Datasette on 127.0.0.1:$(BROWSE_PORT) with facets
 # and canned queries; the browsing views are created first. Run `scrapy integrate` once before, for the journals.
@@ -54,7 +58,7 @@ report: $(STAMP)
 # not scored per attribute (settings/sites.json says which).
 evaluate: $(STAMP)
 	@$(MAKE) --no-print-directory crawl SOURCES="$(SOURCES) $(HELDOUT) $(UNSEEN) $(SCRIPTED)"
-	$(SCRAPY) evaluate --truth truth.json journals.json \
+	$(SCRAPY) evaluate --truth truth.json journals-sources.json \
 	  $(foreach s,$(filter $(LABELLED),$(SOURCES) $(HELDOUT) $(UNSEEN) $(SCRIPTED)),--site $(s))
 
 # The suite runs on TEST_WORKERS pytest-xdist workers, tests grouped by file (2: one per core, about half the 13 min
@@ -103,7 +107,7 @@ schedule: $(STAMP)
 	$(SCRAPY) schedule $(SCHEDULE_ARGS)
 
 clean:
-	rm -rf $(VENV) journals.db journals.csv journals.json truth.json bench.json bench-failed.log .sandbox.url report.html journals-snapshot.db
+	rm -rf $(VENV) journals.db journals.csv journals.json journals-sources.csv journals-sources.json truth.json bench.json bench-failed.log .sandbox.url report.html journals-snapshot.db
 
 # MDR data-record mining: record-level precision, recall and F1 on the labelled sets in ../shared/data/mdr.
 eval-mdr: $(STAMP)

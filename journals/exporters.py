@@ -75,8 +75,8 @@ class FlatCsvItemExporter(CsvItemExporter):
 
     A text cell starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading ``'`` so that
     spreadsheets show it instead of evaluating it; numbers (``-1.5``, or the text ``"-1.5"``) are left alone.
-    A serializer declared on a field still wins. Each metric's year is a column of its own
-    (:func:`with_metric_years`).
+    Booleans are ``true``/``false``, as in JSON. A serializer declared on a field still wins. Each metric's year
+    is a column of its own (:func:`with_metric_years`).
     """
 
     def export_item(self, item: Any) -> None:
@@ -87,6 +87,8 @@ class FlatCsvItemExporter(CsvItemExporter):
         """The cell for ``value``: the field's own serializer if any, else JSON or defused text."""
         if "serializer" in field:
             return field["serializer"](value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
         if isinstance(value, (Mapping, list, tuple)):
             return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
         if isinstance(value, str):

@@ -21,6 +21,7 @@ from journals.extraction import LearnedRules, extract_journal
 from journals.extraction.values import PARSERS
 from journals.integration.linkage import link_records
 from journals.integration.model import SourceRecord
+from journals.items import FetchedPage
 from journals.mdr import mine_data_regions
 from journals.mdr.tagtree import TagTree
 from journals.pages.decoding import decode_html, looks_binary
@@ -113,15 +114,6 @@ def html_bytes(max_size: int = 3000) -> st.SearchStrategy[bytes]:
     return st.one_of(st.binary(max_size=2000), encoded)
 
 
-@dataclass(frozen=True)
-class FuzzPage:
-    """A fetched page for the extraction (:class:`journals.extraction.extract.PageLike`)."""
-
-    url: str
-    html: str
-    role: str
-
-
 BASE_URL = "http://127.0.0.1:8000/site/journals?letter=a"
 
 
@@ -150,7 +142,10 @@ def extraction_target(page: str) -> None:
     """Extract a journal whose home and metrics pages are ``page``, learning from it, then reusing the rules."""
     rules = LearnedRules()
     for _ in range(3):
-        pages = [FuzzPage(BASE_URL, page, "home"), FuzzPage(BASE_URL + "&about", page, "metrics")]
+        pages = [
+            FetchedPage(url=BASE_URL, html=page, role="home"),
+            FetchedPage(url=BASE_URL + "&about", html=page, role="metrics"),
+        ]
         extract_journal(pages, rules, source="fuzz", listing_title=page[:80])
 
 

@@ -1,6 +1,7 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
+from journals.pages import listings, navigation
 from journals.vocabulary import core_attribute_names, metric_names
 
 # Every project setting has its default here and only here: components read it with no default of their own, and
@@ -105,6 +106,8 @@ EXTRACT_UNCHANGED_PAGES = True
 EXTENSIONS = {
     # The crawl's one database engine, shared by the page cache, the pipelines, resume and the extensions below.
     "journals.extensions.database.CrawlDatabase": 100,
+    # The pages the spider read, kept by URL for the pipelines, with the page cache behind them.
+    "journals.extensions.page_store.PageStore": 105,
     "journals.extensions.progress.ProgressExtension": 500,
     "journals.extensions.health.HealthExtension": 505,  # before crawl_runs, which records its health/* stats
     "journals.extensions.crawl_runs.CrawlRunsExtension": 510,
@@ -126,10 +129,12 @@ DATABASE_RETRY_DELAY = 1.0
 DATABASE_UNSAVED_DIR = "."
 
 # Rendering (journals.downloadermiddlewares.rendering, journals.pages.script_signs): a page built by scripts is rendered
-# in Debian's Chromium by scrapy-playwright, only when a request asks for it (the spider's RENDER_PAGES: "auto" renders
-# the pages that need it, "browser" every page, "never" none); a crawl that renders nothing starts neither Playwright
-# nor a browser. One browser, one context, a few pages at once, no images, fonts or media, a timeout per page, the
-# browser launched again after a crash. Never `playwright install`: the browser is the system's.
+# in Debian's Chromium by scrapy-playwright, only when a request asks for it (RENDER_PAGES: "auto" renders the pages
+# that need it, "browser" every page, "never" none; -a render wins, then this setting when chosen with -s, then the
+# site registry's "render", then this default: journals.pages.rendering_state.resolve_render_mode); a crawl that
+# renders nothing starts neither Playwright nor a browser. One browser, one context, a few pages at once, no images,
+# fonts or media, a timeout per page, the browser launched again after a crash. Never `playwright install`: the
+# browser is the system's.
 RENDER_PAGES = "auto"
 DOWNLOAD_HANDLERS = {
     "http": "journals.downloadermiddlewares.playwright_handler.LazyPlaywrightDownloadHandler",
@@ -181,18 +186,25 @@ DOWNLOADER_MIDDLEWARES = {
     "journals.downloadermiddlewares.first_contact.FirstContactMiddleware": 950,
 }
 
-# Bounds on every crawl (journals.spiders.publisher.CrawlBounds): requests per source, letters nested in letters,
+# Bounds on every crawl (journals.spiders.bounds.CrawlBounds): requests per source, letters nested in letters,
 # listing pages per letter. Hitting one is taken for a spider trap: logged, counted in journals/bounds/KIND and
 # failing the health check. A listing page whose journals are all known ends its branch (journals/repeated_listing).
-# Defaults (in CrawlBounds): CRAWL_MAX_PAGES_PER_SITE = 50000, CRAWL_MAX_INDEX_DEPTH = 5, CRAWL_MAX_LISTING_PAGES = 200.
-# Wide pages: the first MAX_ANCHORS_PER_PAGE anchors of a page are analysed (default 50,000), the first
-# MDR_MAX_NODES elements mined; a page over a cap is logged and counted.
+CRAWL_MAX_PAGES_PER_SITE = 50_000
+CRAWL_MAX_INDEX_DEPTH = 5
+CRAWL_MAX_LISTING_PAGES = 200
+# A listing's entry on another host of the publisher (a sister site) is followed, that origin in scope for its
+# journal's request, redirects and metrics hop only.
+FOLLOW_LISTED_JOURNAL_HOSTS = True
+# Wide pages: the first MAX_ANCHORS_PER_PAGE anchors of a page are analysed, the first MDR_MAX_NODES elements mined;
+# a page over a cap is logged and counted.
+MAX_ANCHORS_PER_PAGE = navigation.MAX_ANCHORS_PER_PAGE
 MDR_MAX_NODES = DEFAULT_MAX_NODES
 # Characters of listing pages kept in memory for the MDR pipeline (journal requests name their listing by URL;
 # older listings are read back from the page cache).
-LISTING_MEMORY_CHARS = 64 * 1024 * 1024
+LISTING_MEMORY_CHARS = listings.DEFAULT_MAX_CHARS
 # Characters of pages the spider parsed kept, trees and all, for the pipelines to read rather than parse again
-# (journals.pages.parsed.RecentPages); a page dropped is parsed again from its text.
+# (journals.pages.parsed.RecentPages, in the crawl's journals.extensions.page_store.PageStore); a page dropped is
+# parsed again from its text.
 PARSED_PAGES_CHARS = 8 * 1024 * 1024
 
 # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet

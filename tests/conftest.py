@@ -34,16 +34,20 @@ SANDBOX_SEED = 1
 SANDBOX_JOURNALS = 300
 
 
+PAGE_STORE = "journals.extensions.page_store.PageStore"
+
+
 def project_defaults(**overrides: Any) -> dict[str, Any]:
     """The project's own settings (:data:`SETTING_RULES`) at their ``settings/default.py`` values, but the database
-    (none), then ``overrides``: for a component built on ``get_crawler``, which knows only Scrapy's defaults, since
-    components read a project setting with no default of their own."""
+    (none), with the crawl's page store (the extension the project's spiders and pipelines keep pages in), then
+    ``overrides``: for a component built on ``get_crawler``, which knows only Scrapy's defaults, since components
+    read a project setting with no default of their own."""
     defaults = {
         name: getattr(default_settings, name)
         for name in SETTING_RULES
         if hasattr(default_settings, name) and name != "DATABASE_URL"
     }
-    return {**defaults, **overrides}
+    return {**defaults, "EXTENSIONS": {PAGE_STORE: default_settings.EXTENSIONS[PAGE_STORE]}, **overrides}
 
 
 @dataclass

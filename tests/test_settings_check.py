@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -10,27 +11,12 @@ import pytest
 from scrapy.settings import default_settings as scrapy_defaults
 
 import journals
+from journals.pages.rendering_state import RENDER_MODES
 from journals.settings_check import SETTING_RULES, SettingRule, settings_problems
-from journals.spiders.publisher import RENDER_MODES
 from settings import default
 
 PACKAGE_DIR = Path(journals.__file__).resolve().parent
 READ = re.compile(r"settings\.get\w*\(\s*\"([A-Z][A-Z0-9_]*)\"(\s*,)?")
-SPIDER_BOUNDS = frozenset(
-    {
-        "CRAWL_MAX_PAGES_PER_SITE",
-        "CRAWL_MAX_INDEX_DEPTH",
-        "CRAWL_MAX_LISTING_PAGES",
-        "MAX_ANCHORS_PER_PAGE",
-        "FOLLOW_LISTED_JOURNAL_HOSTS",
-        "LISTING_MEMORY_CHARS",
-        "PARSED_PAGES_CHARS",
-    }
-)
-"""Read by the publisher spider with its class's value as the default (``CrawlBounds``): they move to
-``settings/default.py`` with the spider's split; until then only ``spiders/publisher.py`` may pass a default."""
-
-
 def _reads() -> list[tuple[Path, str, bool]]:
     """Each read of a setting by name in the package (the sandbox aside): file, name, whether a default is passed."""
     found = []
@@ -51,16 +37,34 @@ def test_every_project_setting_read_has_a_rule():
     assert read - SETTING_RULES.keys() == set()
 
 
+ADD_ON_PREFIXES = ("PLAYWRIGHT_",)
+"""Settings of the add-ons the project configures (scrapy-playwright's), which hold them to their own rules."""
+
+
+def test_every_project_setting_of_the_defaults_has_a_rule():
+    """What ``settings/default.py`` sets that neither Scrapy nor an add-on knows is a project setting: it has a rule."""
+    tree = ast.parse((PACKAGE_DIR.parent / "settings" / "default.py").read_text(encoding="utf-8"))
+    assigned = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id.isupper()
+    }
+    assert {"MDR_THRESHOLD", "RENDER_PAGES", "CRAWL_MAX_INDEX_DEPTH"} <= assigned
+    project = {name for name in assigned if _is_project_setting(name) and not name.startswith(ADD_ON_PREFIXES)}
+    assert project - SETTING_RULES.keys() == set()
+
+
 def test_every_rule_has_its_default_in_settings_default():
-    assert {name for name in SETTING_RULES if not hasattr(default, name)} <= SPIDER_BOUNDS
+    assert {name for name in SETTING_RULES if not hasattr(default, name)} == set()
 
 
 def test_no_component_passes_a_default_of_its_own_for_a_project_setting():
     second_defaults = {
         f"{path.relative_to(PACKAGE_DIR)}: {name}"
         for path, name, defaulted in _reads()
-        if defaulted and name in SETTING_RULES
-        and not (path.name == "publisher.py" and name in SPIDER_BOUNDS)
+        if defaulted and _is_project_setting(name)
     }
     assert second_defaults == set()
 

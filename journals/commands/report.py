@@ -2,7 +2,9 @@
 
 The page holds the sources and their journal counts, each attribute's completeness per source, the last crawl's
 Scrapy stats (``crawl_runs``), the extraction quality against a sandbox truth when ``--truth`` is given (the
-paper's Table 3 and Figure 5), and box plots of the metrics per source. Images are embedded: the page is one file.
+paper's Table 3 and Figure 5), the journals table's changes since the crawl before with the impact factor by
+year (:mod:`journals.report.history`), and box plots of the metrics per source. Images are embedded: the page is
+one file.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from scrapy.exceptions import UsageError
 from journals.extraction.evaluation import evaluate
 from journals.report import read_summary, render_report
 from journals.store import DatabaseError, database_url, open_database
+from journals.store.table_io import read_history
 
 
 class Command(ScrapyCommand):
@@ -55,8 +58,9 @@ class Command(ScrapyCommand):
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         summary = read_summary(engine)
+        history = read_history(engine)
         engine.dispose()
         quality = evaluate(truth, summary.items, sorted(summary.journals_per_source)) if truth else None
-        Path(opts.output).write_text(render_report(summary, quality), encoding="utf-8")
+        Path(opts.output).write_text(render_report(summary, quality, history=history), encoding="utf-8")
         journals = sum(summary.journals_per_source.values())
         print(f"report written to {opts.output}: {len(summary.journals_per_source)} sources, {journals} journals")

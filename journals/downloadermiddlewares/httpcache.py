@@ -29,20 +29,17 @@ from concurrent.futures import ThreadPoolExecutor
 from time import time
 from typing import TYPE_CHECKING, Any
 
-from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
 from scrapy.http import Headers, Request
 from scrapy.utils.response import response_from_dict
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database, require_database
-from journals.pages.decoding import decode_html
 from journals.store.models import utcnow
 from journals.store.page_cache import read_cached_page, write_cached_page
 
 if TYPE_CHECKING:
     from scrapy import Spider
-    from scrapy.crawler import Crawler
     from scrapy.http import Response
     from scrapy.settings import BaseSettings
     from scrapy.statscollectors import StatsCollector
@@ -197,22 +194,3 @@ def headers_from_json(text: str) -> Headers:
             for name, values in json.loads(text).items()
         }
     )
-
-
-def cached_page_text(crawler: Crawler, url: str) -> str | None:
-    """The decoded HTML of the page the crawl's page cache holds for a GET of ``url``; None when the cache is off,
-    not running, or does not have it. Read through the crawl's own ``HttpCacheMiddleware`` storage (any
-    ``HTTPCACHE_STORAGE``), so no second connection is opened."""
-    engine = crawler.engine
-    if engine is None or crawler.spider is None:
-        return None
-    storage = next(
-        (m.storage for m in engine.downloader.middleware.middlewares if isinstance(m, HttpCacheMiddleware)), None
-    )
-    if storage is None:
-        return None
-    response = storage.retrieve_response(crawler.spider, Request(url))
-    if response is None:
-        return None
-    content_type = response.headers.get("Content-Type", b"").decode("latin-1")
-    return decode_html(response.body, content_type)[0]

@@ -5,9 +5,9 @@ meta refreshes included, but by host name only (any port of the site's host pass
 requests through (retries, the spider's metrics hop). :class:`ScopeMiddleware` keeps its machinery (one log line
 per refused origin, ``IgnoreRequest``, the ``allowed_domains`` fallback) and changes what is allowed and when:
 
-- the spider's :meth:`~journals.spiders.publisher.PublisherSpider.request_in_scope` decides, by scheme, host and
-  port (:class:`journals.pages.scope.SiteScope`), for every request whatever its ``dont_filter``; a spider without that
-  method (``scrapy bench``'s) gets Scrapy's own ``allowed_domains`` rule, unchanged;
+- the spider (a :class:`ScopedSpider`: its ``request_in_scope``) decides, by scheme, host and port
+  (:class:`journals.pages.scope.SiteScope`), for every request whatever its ``dont_filter``; any other spider
+  (``scrapy bench``'s) gets Scrapy's own ``allowed_domains`` rule, unchanged;
 - the check is made as the request is about to be downloaded (no byte is sent before it), not as it is scheduled,
   where Scrapy drops a refused request silently: the request's errback hears of it, so a metrics hop redirected off
   the site still yields its journal with the journal's own page;
@@ -22,7 +22,7 @@ logged once at WARNING.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
@@ -40,6 +40,18 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+@runtime_checkable
+class ScopedSpider(Protocol):
+    """What :class:`ScopeMiddleware` asks of a spider that keeps a scope of its own (the project's spiders)."""
+
+    seed_urls: list[str]
+    """The crawl's start URLs: a start URL on a private address lets the crawl onto private addresses."""
+
+    def request_in_scope(self, request: Request) -> bool:
+        """Whether ``request`` may be sent: it is on its source's site (or its journal's origin)."""
+        ...
+
+
 class ScopeMiddleware(OffsiteMiddleware):
     """``DOWNLOADER_MIDDLEWARES`` entry in place of Scrapy's offsite middleware; see the module's docstring.
 
@@ -54,15 +66,15 @@ class ScopeMiddleware(OffsiteMiddleware):
     def request_scheduled(self, request: Request, spider: Spider) -> None:
         """Let every request of a spider with a scope be queued: it is judged when downloaded (see the module's
         docstring); other spiders' requests are judged as Scrapy's offsite middleware does."""
-        if not hasattr(spider, "request_in_scope"):
+        if not isinstance(spider, ScopedSpider):
             super().process_request(request)  # Scrapy's own (synchronous) check
 
     async def process_request(self, request: Request, spider: Spider | None = None) -> Request | None:
         """Refuse an out-of-scope request, or one whose host resolves to a private address, before download.
 
-        A spider without ``request_in_scope`` (``scrapy bench``'s, a test's) gets Scrapy's own offsite rule and no
-        address check."""
-        if not hasattr(self.crawler.spider, "request_in_scope"):
+        A spider that is no :class:`ScopedSpider` (``scrapy bench``'s, a test's) gets Scrapy's own offsite rule and
+        no address check."""
+        if not isinstance(self.crawler.spider, ScopedSpider):
             super().process_request(request)
             return None
         if "@" in urlparse_cached(request).netloc:
@@ -79,7 +91,8 @@ class ScopeMiddleware(OffsiteMiddleware):
         self._refuse(request, "private_address", f"{host} resolves to the private address {address}")
 
     def _check_origin(self, request: Request) -> None:
-        if not self.crawler.spider.request_in_scope(request):
+        spider = self.crawler.spider
+        if isinstance(spider, ScopedSpider) and not spider.request_in_scope(request):
             self._refuse(request, "origin", "outside the crawl's site")
 
     def _refuse(self, request: Request, reason: str, why: str) -> None:
@@ -95,7 +108,9 @@ class ScopeMiddleware(OffsiteMiddleware):
     async def _site_is_private(self) -> bool:
         """Whether a start URL of the spider is on a private address (resolved once)."""
         if self._private_site is None:
-            hosts = {urlsplit(url).hostname for url in getattr(self.crawler.spider, "seed_urls", [])}
+            spider = self.crawler.spider
+            seed_urls = spider.seed_urls if isinstance(spider, ScopedSpider) else []
+            hosts = {urlsplit(url).hostname for url in seed_urls}
             addresses = [host if is_ip_address(host) else await _resolve(host) for host in hosts if host]
             self._private_site = any(a is not None and is_private_address(a) for a in addresses)
         return self._private_site

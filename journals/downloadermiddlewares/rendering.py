@@ -22,7 +22,7 @@ one rendered page.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import unquote, urlsplit
 
 from scrapy.downloadermiddlewares.retry import get_retry_request
@@ -467,13 +467,27 @@ def was_rendered(response: Response) -> bool:
     return "playwright" in response.flags or RENDERED_HEADER in response.headers
 
 
+@runtime_checkable
+class RenderingSpider(Protocol):
+    """What :class:`RenderingMiddleware` asks of a spider whose pages it may render (the project's spiders answer
+    from their :class:`~journals.downloadermiddlewares.rendering_policy.RenderingPolicy`)."""
+
+    def wants_rendering(self, request: Request) -> bool:
+        """Whether ``request``, about to be downloaded, is to be rendered in the browser."""
+        ...
+
+    def note_rendering(self, request: Request, *, failed: bool) -> None:
+        """Told whether the browser rendered ``request`` or failed on it (it is then fetched as served)."""
+        ...
+
+
 class RenderingMiddleware:
     """``DOWNLOADER_MIDDLEWARES`` entry (before the page cache): renders a request its spider wants rendered.
 
     The spider learns that a source builds a role of page with scripts from one such page; the requests of that
     role already made (a listing's journals, all requested at once) are rendered as they come to be downloaded,
-    not fetched as served first. The spider says which (``wants_rendering(request)``); a spider without that
-    method renders nothing it did not ask for.
+    not fetched as served first. The spider says which (a :class:`RenderingSpider`); any other spider has rendered
+    only what it asked for.
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -489,10 +503,12 @@ class RenderingMiddleware:
         """Give ``request`` the meta that renders it, when its spider wants it rendered and it is not yet (nor was
         it fetched as served because the browser failed on it); an index or listing page's script letters are
         clicked too."""
-        wants_rendering = getattr(self.crawler.spider, "wants_rendering", None)
-        if wants_rendering is None or request.meta.get("playwright") or request.meta.get(RENDERING_FAILED):
+        spider = self.crawler.spider
+        if not isinstance(spider, RenderingSpider) or request.meta.get("playwright"):
             return
-        if wants_rendering(request):
+        if request.meta.get(RENDERING_FAILED):
+            return
+        if spider.wants_rendering(request):
             request.meta.update(rendering_meta(expand_letters=request.meta.get("page_role") in INDEX_ROLES))
 
     def process_response(self, request: Request, response: Response, spider: object = None) -> Response:
@@ -524,6 +540,5 @@ class RenderingMiddleware:
         return request.replace(meta=meta, dont_filter=True)
 
     def _note(self, request: Request, *, failed: bool) -> None:
-        note_rendering = getattr(self.crawler.spider, "note_rendering", None)
-        if note_rendering is not None:
-            note_rendering(request, failed=failed)
+        if isinstance(spider := self.crawler.spider, RenderingSpider):
+            spider.note_rendering(request, failed=failed)

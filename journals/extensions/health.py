@@ -15,8 +15,8 @@ that matters is not in Spidermon, and what Spidermon would add costs more than i
   rate over responses, with failed start pages left out because each has a line of its own.
 - Item validation: Spidermon's ``ItemValidationPipeline`` needs the item schema again as a JSON schema (beside
   :class:`~journals.items.JournalItem`, with ``jsonschema[format]`` and ``python-slugify`` as new dependencies) and
-  must be ordered last; :func:`journals.health.item_problems` checks the dataclass in a few lines, ISSN check digit
-  included.
+  must be ordered last; :func:`journals.crawl_health.item_problems` checks the dataclass in a few lines, ISSN check
+  digit included.
 - Exit status: a failing Spidermon monitor calls its actions (e-mail, Slack, Sentry); ``scrapy crawl`` would still
   need a stat to exit with status 3, which is what this extension sets.
 
@@ -67,9 +67,7 @@ from scrapy.exceptions import NotConfigured
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from journals.extensions.database import crawl_database
-from journals.extensions.interruption import INTERRUPTED_REASONS
-from journals.health import (
+from journals.crawl_health import (
     START_FAILED_STATS,
     TRAPS_STATS,
     Margins,
@@ -79,6 +77,8 @@ from journals.health import (
     regressions,
     trapped,
 )
+from journals.extensions.database import crawl_database
+from journals.extensions.interruption import INTERRUPTED_REASONS
 from journals.items.adapted import journal_record
 from journals.store import DatabaseError, database_url
 from journals.store.crawl_history import crawl_since, previous_crawls

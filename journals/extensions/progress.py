@@ -16,8 +16,8 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 
+from journals.crawl_progress import ProgressBoard
 from journals.items import JournalItem
-from journals.progress import ProgressBoard
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

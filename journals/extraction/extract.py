@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -34,19 +34,12 @@ from journals.extraction.titles import TitleCandidate, agreed_title, title_candi
 from journals.extraction.values import is_site_word, parse_value
 from journals.extraction.xpaths import element_rule, reads_last, rule_xpath
 from journals.extraction.year_tables import latest_year_values
+from journals.items import FetchedPage
 from journals.pages.parsed import ParsedPage
 from journals.vocabulary import Attribute, extraction_phrases, load_attributes, metric_names, normalise_label
 
 PAGE_ORDER = {"home": 0, "metrics": 1}
 """Pages are read in this order; the first page showing a value wins."""
-
-
-class PageLike(Protocol):
-    """What the extraction needs of a fetched page (:class:`journals.items.FetchedPage` fits)."""
-
-    url: str
-    html: str
-    role: str
 
 
 class Found(NamedTuple):
@@ -207,7 +200,7 @@ def _reproduces(root: etree._Element, name: str, xpath: str, parsed: Parsed) -> 
     return again is not None and again.value == parsed.value
 
 
-def _rule_values(rules: TemplateRules, texts: Iterable[str], page: PageLike) -> dict[str, Found] | None:
+def _rule_values(rules: TemplateRules, texts: Iterable[str], page: FetchedPage) -> dict[str, Found] | None:
     """Parse what each rule found; None when a value has the wrong type or most rules found nothing.
 
     A rule that finds nothing while the others hold means the page leaves that row out (a null value): the
@@ -230,7 +223,7 @@ def _rule_values(rules: TemplateRules, texts: Iterable[str], page: PageLike) -> 
 
 
 def extract_page(
-    page: PageLike,
+    page: FetchedPage,
     source: str,
     learned_rules: LearnedRules,
     regions: Regions = _no_regions,
@@ -303,7 +296,7 @@ def _add_metric_years(root: etree._Element, result: PageExtraction) -> None:
             result.values[name] = found._replace(year=year)
 
 
-def _add_year_tables(page: PageLike, document: ParsedPage, result: PageExtraction) -> None:
+def _add_year_tables(page: FetchedPage, document: ParsedPage, result: PageExtraction) -> None:
     """A metric shown in a table with a column per year is the latest year's (:mod:`~journals.extraction.year_tables`),
     whatever the label's nearest cell or a learned rule read."""
     if ("<table" not in document.text and "<TABLE" not in document.text) or document.tree is None:
@@ -320,7 +313,7 @@ def _add_year_tables(page: PageLike, document: ParsedPage, result: PageExtractio
 
 def _add_missed_rows(
     values: dict[str, Found],
-    page: PageLike,
+    page: FetchedPage,
     root: etree._Element,
     *,
     source: str,
@@ -377,7 +370,7 @@ def _changed_rules(
     }
 
 
-def _add_structured(page: PageLike, document: ParsedPage, result: PageExtraction) -> None:
+def _add_structured(page: FetchedPage, document: ParsedPage, result: PageExtraction) -> None:
     """Structured values win, except ISSNs and publishers: schema.org does not say which ISSN is print and which
     online, so they only fill in an ISSN the labels did not place; a publisher the page shows (a labelled row, a
     copyright line) wins over the meta tags' unless both name the same organisation. On an article's page the
@@ -432,7 +425,7 @@ def _same_organisation(a: str, b: str) -> bool:
     return key(a) == key(b)
 
 
-def _add_footer_issns(documents: Iterable[tuple[PageLike, ParsedPage]], extraction: Extraction) -> None:
+def _add_footer_issns(documents: Iterable[tuple[FetchedPage, ParsedPage]], extraction: Extraction) -> None:
     """The journal's ISSN from its home page's footers, when none of its pages gave one (for the few journals that
     show an ISSN nowhere else)."""
     title = extraction.value("title")
@@ -444,7 +437,7 @@ def _add_footer_issns(documents: Iterable[tuple[PageLike, ParsedPage]], extracti
 
 
 def _agree_on_title(
-    documents: Iterable[tuple[PageLike, ParsedPage]], extraction: Extraction, listing_title: str | None
+    documents: Iterable[tuple[FetchedPage, ParsedPage]], extraction: Extraction, listing_title: str | None
 ) -> None:
     """The title the home page's places agree on (:mod:`journals.extraction.titles`), where it differs from the
     one read: a former title in a meta tag, a section's heading, an address, or none at all. Meta tags outvoted
@@ -473,7 +466,7 @@ RegionFinder = Callable[[ParsedPage], Iterable[str]]
 
 
 def extract_journal(
-    pages: Iterable[PageLike],
+    pages: Iterable[FetchedPage],
     learned_rules: LearnedRules,
     main_regions: Mapping[str, Iterable[str]] | RegionFinder | None = None,
     *,

@@ -111,6 +111,7 @@ def _row_attribute(source: str, attribute: str, column: list[Any], key_of: Mappi
             occurrence=f"{row.page_url}#{row.xpath}" if row.xpath else None,
             page_url=row.page_url,
             raw=row.raw_value,
+            year=getattr(row, "year", None),
         )
     years = Counter(
         year for row, raw in zip(column, raws, strict=True) if (year := getattr(row, "year", None) or find_year(raw))

@@ -146,7 +146,7 @@ def claims_by_item(
                         text=observation.text,
                         number=observation.number,
                         decimals=observation.decimals,
-                        year=attribute.year,
+                        year=observation.year if observation.year is not None else attribute.year,
                         page_url=observation.page_url,
                     )
                 )

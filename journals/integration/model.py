@@ -35,6 +35,8 @@ class Observation:
     page_url: str | None = None
     raw: str | None = None
     """The text before affixes were stripped."""
+    year: int | None = None
+    """The metric year written with this value, when the page wrote one: it wins over its attribute's."""
 
 
 @dataclass

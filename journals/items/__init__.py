@@ -8,7 +8,9 @@ from typing import Any
 
 @dataclass(kw_only=True)
 class FetchedPage:
-    """One fetched page of a journal: its URL, its decoded HTML and what led the spider to it."""
+    """One fetched page of a journal: its URL, its decoded HTML and its role, what led the spider to it. The page
+    the extraction reads (:func:`journals.extraction.extract_journal`); its parsed tree, when the spider kept one, is
+    a :class:`~journals.pages.parsed.ParsedPage` of the same URL."""
 
     url: str
     html: str

@@ -18,9 +18,10 @@ from scrapy.utils.asyncio import run_in_thread
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database
+from journals.extensions.page_store import PageStore, page_store
 from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.confirmation import confirmation
-from journals.extraction.listing import add_listing_values
+from journals.extraction.listing_cells import add_listing_values
 from journals.items import JournalItem, JournalPages
 from journals.items.adapted import journal_pages
 from journals.mdr.mining import MainRegions
@@ -85,9 +86,9 @@ def unchanged_since_last_crawl(item: JournalPages, settings: BaseSettings) -> bo
 class ExtractionPipeline:
     """Extract a journal's attributes from its pages; other items pass through.
 
-    A journal's pages arrive parsed: the spider parsed each in its analysis thread and keeps it by URL (its
-    ``parsed_pages``, :class:`~journals.pages.parsed.RecentPages`); the item carries only their text, and a page no
-    longer kept is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules
+    A journal's pages arrive parsed: the spider parsed each in its analysis thread and keeps it by URL in the crawl's
+    :class:`~journals.extensions.page_store.PageStore`; the item carries only their text, and a page no longer kept
+    is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules
     stay single-threaded (loading them in, reading and learning pages, taking the changed ones all happen there), and a
     page learned by its labels is mined by MDR for its main regions (:class:`~journals.mdr.mining.MainRegions`,
     settings ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_MAIN_REGIONS``, ``MDR_MAX_NODES``) there too, only
@@ -105,9 +106,12 @@ class ExtractionPipeline:
         rule_store: RuleStore | None = None,
         crawler: Crawler | None = None,
         main_regions: MainRegions | None = None,
+        pages: PageStore | None = None,
     ) -> None:
         self.rule_store = rule_store
         self.crawler = crawler
+        self.pages = pages
+        """Where the spider left the pages it parsed (none: every page is parsed again from its text)."""
         self.learned_rules = LearnedRules()
         self.main_regions = main_regions or MainRegions()
         """How a learned page's main regions are mined."""
@@ -128,9 +132,10 @@ class ExtractionPipeline:
             count=settings.getint("MDR_MAIN_REGIONS"),
             max_nodes=settings.getint("MDR_MAX_NODES"),
         )
+        pages = page_store(crawler)
         if not settings.getbool("EXTRACTION_RULES_PERSIST"):
-            return cls(crawler=crawler, main_regions=regions)
-        return cls(SQLRuleStore(crawl_database(crawler).engine), crawler, regions)
+            return cls(crawler=crawler, main_regions=regions, pages=pages)
+        return cls(SQLRuleStore(crawl_database(crawler).engine), crawler, regions, pages)
 
     async def process_item(self, item: Any) -> Any:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a journal's pages (a
@@ -209,10 +214,9 @@ class ExtractionPipeline:
 
     def _parsed_pages(self, item: JournalPages) -> dict[str, ParsedPage]:
         """The item's pages the spider parsed and still keeps, by URL (taken: each is read by this item alone)."""
-        pages = getattr(self.crawler.spider if self.crawler is not None else None, "parsed_pages", None)
-        if pages is None:
+        if self.pages is None:
             return {}
-        return {page.url: parsed for page in item.pages if (parsed := pages.take(page.url)) is not None}
+        return {page.url: parsed for page in item.pages if (parsed := self.pages.take_parsed(page.url)) is not None}
 
     async def _in_extractor(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in the extraction thread."""

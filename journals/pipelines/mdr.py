@@ -14,11 +14,10 @@ from typing import Any
 
 from scrapy.crawler import Crawler
 
-from journals.downloadermiddlewares.httpcache import cached_page_text
+from journals.extensions.page_store import PageStore, page_store
 from journals.items.adapted import journal_pages
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.mdr.listing import ListingIndex, index_listing
-from journals.pages.listings import RecentListings
 from journals.pages.parsed import ParsedPage
 
 logger = logging.getLogger(__name__)
@@ -28,10 +27,10 @@ class MDRPipeline:
     """Fill ``listing_record`` of :class:`JournalPages` items; other items pass through.
 
     Listings, the widest pages, are mined one at a time in a thread of their own (mining is the widest page's costliest
-    step, in memory too), so the crawl never waits on it. An item names its listing page by URL: the page is the one the
-    spider parsed (its ``parsed_pages``) while kept, else its HTML from the spider's
-    :class:`~journals.pages.listings.RecentListings` (``recent_listings``), else from the page cache (a resumed or
-    distributed crawl); a listing found in none gives no record (counted as ``mdr/listing_unavailable``). A listing page
+    step, in memory too), so the crawl never waits on it. An item names its listing page by URL: the page is read from
+    the crawl's :class:`~journals.extensions.page_store.PageStore` (as the spider parsed it while kept, else its HTML,
+    else from the page cache: a resumed or distributed crawl); a listing found in none gives no record (counted as
+    ``mdr/listing_unavailable``). A listing page
     is shared by every journal it lists: it is mined once, and the result kept in an LRU of ``MDR_LISTING_CACHE_SIZE``
     listings (concurrent items of one listing await the same mining task). The tree the spider's analysis thread parsed
     is only read here, in the listing thread, once the spider is done with it.
@@ -45,7 +44,7 @@ class MDRPipeline:
         cache_size: int = 64,
         *,
         max_nodes: int = DEFAULT_MAX_NODES,
-        listings: RecentListings | None = None,
+        pages: PageStore | None = None,
         crawler: Crawler | None = None,
     ):
         self.k = k
@@ -53,8 +52,8 @@ class MDRPipeline:
         self.cache_size = cache_size
         self.max_nodes = max_nodes
         """Elements of a page mined at most (``MDR_MAX_NODES``): a wider page is mined on its first part."""
-        self.listings = listings
-        """Where listing pages are read first; the crawler's spider's ``recent_listings`` when None."""
+        self.pages = pages
+        """Where listing pages are read (none: every listing is unavailable)."""
         self.crawler = crawler
         self._listings: OrderedDict[str, asyncio.Future[ListingIndex]] = OrderedDict()
         self._listing_miner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listing-mining")
@@ -68,6 +67,7 @@ class MDRPipeline:
             threshold=settings.getfloat("MDR_THRESHOLD"),
             cache_size=settings.getint("MDR_LISTING_CACHE_SIZE"),
             max_nodes=settings.getint("MDR_MAX_NODES"),
+            pages=page_store(crawler),
             crawler=crawler,
         )
 
@@ -97,10 +97,10 @@ class MDRPipeline:
 
     async def _mine_listing(self, url: str) -> ListingIndex:
         """Mine the listing page at ``url`` in a worker thread; an empty index when the page is nowhere."""
-        html: ParsedPage | str | None = self._parsed_listing(url) or self._listing_html(url)
-        if html is None and self.crawler is not None:
+        html: ParsedPage | str | None = self.pages.listing(url) if self.pages is not None else None
+        if html is None and self.pages is not None:
             # Read, decompressed and decoded off the reactor: a listing can be 16 MB.
-            html = await asyncio.wrap_future(self._listing_miner.submit(cached_page_text, self.crawler, url))
+            html = await asyncio.wrap_future(self._listing_miner.submit(self.pages.cached_text, url))
         if html is None:
             logger.warning("Listing page %s is neither in memory nor in the page cache: no listing record", url)
             self._inc_stat("mdr/listing_unavailable")
@@ -122,19 +122,6 @@ class MDRPipeline:
     def _inc_stat(self, key: str) -> None:
         if self.crawler is not None and self.crawler.stats is not None:
             self.crawler.stats.inc_value(key)
-
-    def _parsed_listing(self, url: str) -> ParsedPage | None:
-        """The listing page as the spider parsed it, if still kept."""
-        spider = self.crawler.spider if self.crawler is not None else None
-        pages = getattr(spider, "parsed_pages", None)
-        return pages.get(url) if pages is not None else None
-
-    def _listing_html(self, url: str) -> str | None:
-        """The listing page's HTML if still in memory."""
-        listings = self.listings
-        if listings is None and self.crawler is not None:
-            listings = getattr(self.crawler.spider, "recent_listings", None)
-        return listings.get(url) if listings is not None else None
 
 
 def _failed(future: asyncio.Future[Any]) -> bool:

@@ -7,8 +7,10 @@ from html import escape
 from typing import Any
 
 from journals.extraction.evaluation import Report
+from journals.report.history import history_section
 from journals.report.plots import distribution_png, quality_png
 from journals.report.stats import METRICS, CrawlSummary
+from journals.store.table_io import History
 
 STYLE = """
 body { font-family: sans-serif; margin: 2em; color: #222; }
@@ -25,8 +27,11 @@ CRAWLED_SOURCE_STAT = "health/journals/"
 """Prefix of the stats that the health check sets per source a crawl visited (its journals)."""
 
 
-def render_report(summary: CrawlSummary, quality: Report | None = None, title: str = "Crawl report") -> str:
-    """The whole page: crawl stats, sources and completeness, quality (when scored), metric distributions."""
+def render_report(
+    summary: CrawlSummary, quality: Report | None = None, title: str = "Crawl report", history: History | None = None
+) -> str:
+    """The whole page: crawl stats, sources and completeness, quality (when scored), the changes since the crawl
+    before (when the history is given), metric distributions."""
     sections = [
         f"<h1>{escape(title)}</h1>",
         f"<p>Written {datetime.now(UTC):%Y-%m-%d %H:%M} UTC.</p>",
@@ -34,6 +39,7 @@ def render_report(summary: CrawlSummary, quality: Report | None = None, title: s
         _last_run(summary),
         _completeness(summary),
         _quality(quality) if quality is not None else "",
+        history_section(history) if history is not None else "",
         _distributions(summary),
     ]
     body = "\n".join(section for section in sections if section)

@@ -41,6 +41,23 @@ def distribution_png(metric: str, values_by_source: dict[str, list[float]]) -> s
     return _png(figure)
 
 
+def yearly_png(metric: str, series: dict[str, dict[int, float]]) -> str:
+    """One line per journal of a metric's figure by year (journal label → year → value), as base64 PNG."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(7.0, 3.6))
+    for label, years in series.items():
+        ordered = sorted(years)
+        axes.plot(ordered, [years[year] for year in ordered], marker="o", label=label)
+    axes.set_xlabel("year")
+    axes.set_ylabel(metric)
+    axes.xaxis.get_major_locator().set_params(integer=True)
+    axes.set_title(f"{metric.capitalize()} by year")
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.0, 0.5))
+    figure.tight_layout()
+    return _png(figure)
+
+
 def quality_png(report: Report) -> str:
     """The evaluation's precision, recall and F1 per site and attribute (the paper's Figure 5), as base64 PNG."""
     from journals.extraction.plot import plot_report

@@ -20,9 +20,13 @@ class SiteSpider(PublisherSpider):
         assert start_url is not None  # every spider's site is one of real_sites()
         return start_url
 
-    def default_render_mode(self) -> str:
+    def site_entry(self) -> Site:
+        """The spider's site in the registry."""
+        return site(self.name)
+
+    def registry_render_mode(self) -> str | None:
         """The registry's word on rendering the site (``"render": "browser"`` renders every page)."""
-        return site(self.name).render
+        return self.site_entry().render
 
     def source_for(self, start_url: str) -> str:
         """Records are always named after the publisher, on its real site or its sandbox twin."""

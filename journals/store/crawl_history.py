@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
-from journals.health import CHECKED_FIELDS, SourceSnapshot
+from journals.crawl_health import CHECKED_FIELDS, SourceSnapshot
 from journals.store.models import AttributeValue, CrawlRun, Journal, Source
 
 

@@ -1,5 +1,5 @@
 """The database schema, every table of the project: sources, pages, journals, their attribute values and identity
-keys, extraction rules, cached pages, finished crawls and the integration's tables.
+keys, extraction rules, cached pages, finished crawls, the integration's tables and the journals table's history.
 
 Plain SQLAlchemy 2.x declarative models, portable between SQLite and PostgreSQL. Uniqueness is declared with
 unique *indexes* rather than table constraints so that :func:`journals.store.database.create_schema` can add a
@@ -27,7 +27,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from journals.journal_identity import KEY_HEX_DIGITS
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the schema these models describe; raise it when adding a table or a column."""
 
 
@@ -135,6 +135,28 @@ class AttributeValue(Base):
     year: Mapped[int | None] = mapped_column(Integer)
     """The year a metric is for, when the page writes one with it ("Impact factor 1.630 (2024)"); null otherwise."""
     crawled_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AttributeHistory(Base):
+    """A value a source showed for one attribute of one journal before a later crawl found another there (a new
+    year's figure, a corrected one): moved here when ``attribute_values`` takes the new value, so that no crawl
+    erases what an earlier one read."""
+
+    __tablename__ = "attribute_history"
+    __table_args__ = (Index("ix_attribute_history_journal_attribute", "journal_id", "attribute"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    journal_id: Mapped[int] = mapped_column(ForeignKey("journals.id", ondelete="CASCADE"))
+    attribute: Mapped[str] = mapped_column(Text)
+    raw_value: Mapped[str | None] = mapped_column(Text)
+    value: Mapped[str | None] = mapped_column(Text)
+    number: Mapped[float | None] = mapped_column(Float)
+    year: Mapped[int | None] = mapped_column(Integer)
+    page_url: Mapped[str | None] = mapped_column(Text)
+    crawled_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """When a crawl last read this value."""
+    superseded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """When a crawl read another value in its place."""
 
 
 class ExtractionRule(Base):
@@ -272,3 +294,66 @@ class AttributeMappingRow(Base):
     extractor: Mapped[str | None] = mapped_column(String(100))
     source_accuracy: Mapped[float | None] = mapped_column(Float)
     """The source's accuracy measured by the fusion on agreed items."""
+
+
+class TableSnapshot(Base):
+    """The journals table as one crawl left it: recorded once per crawl, when the table is first made after it
+    (``scrapy export``, ``scrapy changes``, ``make crawl``)."""
+
+    __tablename__ = "table_snapshots"
+    __table_args__ = (Index("ix_table_snapshots_crawled_at", "crawled_at", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    crawled_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """The latest ``journals.crawled_at`` the table was made from: what tells one crawl's table from the next."""
+    crawl_run_id: Mapped[int | None] = mapped_column(Integer)
+    """The ``crawl_runs`` row of the crawl that wrote it, when one was recorded."""
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    journals: Mapped[int] = mapped_column(Integer, default=0)
+    """How many journals the table listed."""
+
+
+class TableJournalRow(Base):
+    """A journal of the journals table under its stable key, with the ISSNs and title that key was given for and
+    the snapshots that listed it (:mod:`journals.table.keys`, :mod:`journals.table.changes`)."""
+
+    __tablename__ = "table_journals"
+    __table_args__ = (Index("ix_table_journals_key", "key", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(32))
+    """ISSN-L (``NNNN-NNNC``) or ``J`` and ten hex digits."""
+    title: Mapped[str | None] = mapped_column(Text)
+    """The title the table shows."""
+    title_key: Mapped[str | None] = mapped_column(Text)
+    """The title as compared (:func:`journals.journal_identity.title_key`)."""
+    issns: Mapped[str] = mapped_column(Text, default="")
+    """Every ISSN the journal was known by, ``;``-separated, sorted."""
+    first_snapshot_id: Mapped[int] = mapped_column(Integer)
+    last_snapshot_id: Mapped[int] = mapped_column(Integer)
+    first_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ValueHistory(Base):
+    """One value one attribute of a table journal took, and the snapshots that showed it: a new year's figure, or
+    a corrected one, is a row of its own beside the earlier ones, which keep theirs."""
+
+    __tablename__ = "value_history"
+    __table_args__ = (Index("ix_value_history_key_attribute", "journal_key", "attribute"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    journal_key: Mapped[str] = mapped_column(String(32))
+    attribute: Mapped[str] = mapped_column(String(100))
+    value: Mapped[str] = mapped_column(Text)
+    """The value as the table's cell writes it."""
+    number: Mapped[float | None] = mapped_column(Float)
+    year: Mapped[int | None] = mapped_column(Integer)
+    """The year a metric is for, when a source wrote it."""
+    sources: Mapped[str] = mapped_column(Text, default="")
+    """The sources that gave this value when it was last seen, ``;``-separated."""
+    first_snapshot_id: Mapped[int] = mapped_column(Integer)
+    """The snapshot (so the crawl, ``table_snapshots.crawl_run_id``) that first showed it."""
+    last_snapshot_id: Mapped[int] = mapped_column(Integer)
+    first_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime)

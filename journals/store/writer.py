@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, select, update
+from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from journals.items import JournalItem
 from journals.journal_identity import KeyedRecord, identity_keys
 from journals.store.journal_keys import resolve_urls
-from journals.store.models import AttributeValue, Journal, Page, utcnow
+from journals.store.models import AttributeHistory, AttributeValue, Journal, Page, utcnow
 from journals.store.upserts import dialect_insert, source_ids, storable
 from journals.vocabulary import core_attribute_names
 
@@ -155,9 +155,11 @@ def _upsert_pages(conn: Connection, ids_by_source: Mapping[str, int], items: lis
 
 
 def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> None:
-    """Insert or update attribute rows keyed by (journal, attribute)."""
+    """Insert or update attribute rows keyed by (journal, attribute); a stored value that a row replaces with
+    another value or year is kept in ``attribute_history`` first."""
     if not rows:
         return
+    _keep_superseded(conn, rows)
     insert = dialect_insert(conn)
     stmt = insert(AttributeValue)
     updated = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "year", "crawled_at")
@@ -166,6 +168,26 @@ def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> No
         set_={column: stmt.excluded[column] for column in updated},
     )
     conn.execute(stmt, rows)
+
+
+HISTORY_COLUMNS = ("journal_id", "attribute", "raw_value", "value", "number", "year", "page_url", "crawled_at")
+"""The columns of an attribute row that ``attribute_history`` keeps."""
+
+
+def _keep_superseded(conn: Connection, rows: list[dict[str, Any]]) -> None:
+    """Copy to ``attribute_history`` each stored attribute row whose value or year ``rows`` change."""
+    incoming = {(row["journal_id"], row["attribute"]): row for row in rows}
+    journal_ids = sorted({journal_id for journal_id, _ in incoming})
+    columns = [getattr(AttributeValue, name) for name in HISTORY_COLUMNS]
+    superseded = []
+    for start in range(0, len(journal_ids), 500):
+        chunk = journal_ids[start : start + 500]
+        for stored in conn.execute(select(*columns).where(AttributeValue.journal_id.in_(chunk))):
+            new = incoming.get((stored.journal_id, stored.attribute))
+            if new is not None and (stored.value, stored.year) != (new["value"], new["year"]):
+                superseded.append(dict(stored._mapping) | {"superseded_at": new["crawled_at"]})
+    if superseded:
+        conn.execute(insert(AttributeHistory), superseded)
 
 
 def attribute_rows(item: JournalItem, journal_id: int, crawled_at: datetime) -> list[dict[str, Any]]:

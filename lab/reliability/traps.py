@@ -27,7 +27,7 @@ from scrapy.settings import Settings
 from journals.sandbox.outside import TrapsWorld
 from journals.sandbox.traps import TRAP_KINDS, ServedRequest, traps_truth
 from journals.sandbox.trapsites import JSESSIONID
-from journals.spiders.publisher import CrawlBounds
+from journals.spiders.bounds import CrawlBounds
 from lab.crawlrun import STATS_DUMP
 from lab.reliability.harness import Crawl, CrawlResult, snapshot
 from lab.reliability.scenarios import Outcome
@@ -130,7 +130,10 @@ def run_traps(
     ``settings`` are extra ``NAME=VALUE`` crawl settings (smaller bounds keep a test short); the bounds checked
     are read from them as the spider reads them (:meth:`CrawlBounds.from_settings`).
     """
-    bounds = CrawlBounds.from_settings(Settings(dict(setting.split("=", 1) for setting in settings)))
+    crawl_settings = Settings()
+    crawl_settings.setmodule("settings.default")
+    crawl_settings.setdict(dict(setting.split("=", 1) for setting in settings), priority="cmdline")
+    bounds = CrawlBounds.from_settings(crawl_settings)
     name = "traps" if tuple(kinds) == TRAP_KINDS else "traps-" + "-".join(kinds)
     database_url = f"sqlite:///{folder / f'{name}.db'}"
     world = TrapsWorld.start(seed)

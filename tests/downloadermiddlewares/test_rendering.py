@@ -471,6 +471,8 @@ def test_a_render_that_timed_out_is_retried_in_the_browser_before_it_is_fetched_
     crawler = get_crawler(Spider, {"RETRY_TIMES": 1})
     crawler.spider = Spider.from_crawler(crawler, "slow")
     noted: list[bool] = []
+    # A RenderingSpider (the Protocol the middleware asks of a spider): it is told of failures.
+    crawler.spider.wants_rendering = lambda request: False  # type: ignore[attr-defined]
     crawler.spider.note_rendering = lambda request, failed: noted.append(failed)  # type: ignore[attr-defined]
     middleware = RenderingMiddleware.from_crawler(crawler)
     request = Request("http://s.example/", meta={**rendering_meta(), "source": "s"})
@@ -482,6 +484,8 @@ def test_a_render_that_timed_out_is_retried_in_the_browser_before_it_is_fetched_
     assert crawler.stats.get_value("retry/count") == 2
     assert crawler.stats.get_value("journals/rendering/failed") == 2
     assert noted == []
+    middleware.process_exception(request, RuntimeError("Target closed"), crawler.spider)
+    assert noted == [True], "a browser that failed otherwise is told to the spider"
 
 
 @deferred_f_from_coro_f

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import SANDBOX_JOURNALS, SANDBOX_SEED, RunningSandbox, run_scrapy, serve_sandbox
 
-from journals.health import Margins, SourceSnapshot, came_to_nothing, fetch_failure, item_problems, regressions
+from journals.crawl_health import Margins, SourceSnapshot, came_to_nothing, fetch_failure, item_problems, regressions
 from journals.items import JournalItem
 
 FAST = ("-s", "RETRY_TIMES=1", "-s", "DOWNLOAD_TIMEOUT=1")

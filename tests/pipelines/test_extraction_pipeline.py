@@ -12,9 +12,10 @@ from scrapy.settings import Settings
 from scrapy.utils.defer import deferred_f_from_coro_f
 
 import journals.pipelines.extraction as extraction_module
+from journals.extensions.page_store import PageStore
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.mdr.mining import MainRegions
-from journals.pages.parsed import ParsedPage, RecentPages
+from journals.pages.parsed import ParsedPage
 from journals.pipelines.extraction import ExtractionPipeline, SQLRuleStore
 from journals.sandbox.relation import make_issn
 from journals.store import open_database
@@ -116,18 +117,11 @@ async def test_a_journal_s_pages_as_a_dict_are_extracted_as_the_dataclass_is() -
     assert (from_dict.issn, from_dict.impact_factor) == (_issn(3), 4.12)
 
 
-class _Spider:
-    """What the pipeline reads of a crawl's spider: the pages it parsed."""
-
-    def __init__(self) -> None:
-        self.parsed_pages = RecentPages(max_chars=1_000_000)
-
-
 class _Crawler:
-    """A crawler with the spider above and no stats."""
+    """A crawler with no spider and no stats."""
 
     def __init__(self) -> None:
-        self.spider = _Spider()
+        self.spider = None
         self.stats = None
         self.settings = Settings(project_defaults())
 
@@ -145,11 +139,12 @@ class _CountingRegions(MainRegions):
 @deferred_f_from_coro_f
 async def test_pages_the_spider_parsed_are_read_on_their_tree_in_the_extraction_thread(monkeypatch) -> None:
     crawler = _Crawler()
-    pipeline = ExtractionPipeline(crawler=crawler)  # type: ignore[arg-type]
+    pages = PageStore(None, parsed_chars=1_000_000, listing_chars=1_000_000)
+    pipeline = ExtractionPipeline(crawler=crawler, pages=pages)  # type: ignore[arg-type]
     items = [_pages(n) for n in range(8)]
     parsed = {item.url: ParsedPage(item.url, item.pages[0].html) for item in items}
     for page in parsed.values():
-        crawler.spider.parsed_pages.keep(page)
+        pages.keep(page)
     threads: list[str] = []
     original = extraction_module.extract_journal
 
@@ -163,7 +158,7 @@ async def test_pages_the_spider_parsed_are_read_on_their_tree_in_the_extraction_
     out = await _run(pipeline, items)
     assert [item.issn for item in out] == [_issn(n) for n in range(8)]
     assert threads and all(name.startswith("extraction") for name in threads)
-    assert len(crawler.spider.parsed_pages) == 0, "each parsed page is taken by its item"
+    assert len(pages.parsed) == 0, "each parsed page is taken by its item"
 
 
 @deferred_f_from_coro_f

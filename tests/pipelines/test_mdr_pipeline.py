@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from types import SimpleNamespace
 
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
 import journals.pipelines.mdr as mdr_pipeline
+from journals.extensions.page_store import PageStore, page_store
 from journals.items import FetchedPage, JournalItem, JournalPages
-from journals.pages.listings import RecentListings
-from journals.pages.parsed import ParsedPage, RecentPages
+from journals.pages.parsed import ParsedPage
 from journals.pipelines.mdr import MDRPipeline
 from tests.conftest import project_defaults
 
@@ -52,11 +51,11 @@ def _item(title: str, link: str, listing_url: str = LISTING_URL) -> JournalPages
 
 def _pipeline(**kwargs) -> MDRPipeline:
     """A pipeline reading the listing pages from memory, as in a crawl."""
-    listings = RecentListings()
-    listings.keep(LISTING_URL, LISTING)
+    pages = PageStore(None, parsed_chars=1_000_000, listing_chars=1_000_000)
+    pages.listings.keep(LISTING_URL, LISTING)
     for n in range(4):
-        listings.keep(f"{LISTING_URL}?page={n}", LISTING)
-    return MDRPipeline(listings=listings, **kwargs)
+        pages.listings.keep(f"{LISTING_URL}?page={n}", LISTING)
+    return MDRPipeline(pages=pages, **kwargs)
 
 
 def test_from_crawler_reads_settings():
@@ -117,7 +116,7 @@ async def test_mdr_max_nodes_caps_the_listing_mined():
     """``MDR_MAX_NODES`` reaches the listing's mining: the fourth entry is past a cap of 25 elements."""
     pipeline = MDRPipeline.from_crawler(get_crawler(settings_dict=project_defaults(MDR_MAX_NODES=25)))
     assert pipeline.max_nodes == 25
-    pipeline.listings = _pipeline().listings
+    pipeline.pages = _pipeline().pages
     first = await pipeline.process_item(_item("Acta Example", "/j/acta"))
     assert first.listing_record["title"] == "Acta Example"
     last = await pipeline.process_item(_item("Atlas Review", "/j/atlas"))
@@ -128,8 +127,7 @@ async def test_mdr_max_nodes_caps_the_listing_mined():
 async def test_the_listing_the_spider_parsed_is_mined_on_its_tree(monkeypatch):
     parsed = ParsedPage(LISTING_URL, LISTING)
     crawler = get_crawler(settings_dict=project_defaults())
-    crawler.spider = SimpleNamespace(parsed_pages=RecentPages(1_000_000))
-    crawler.spider.parsed_pages.keep(parsed)
+    page_store(crawler).keep_listing(parsed)
     mined: list[object] = []
     original = mdr_pipeline.index_listing
 
@@ -138,7 +136,7 @@ async def test_the_listing_the_spider_parsed_is_mined_on_its_tree(monkeypatch):
         return original(page, *args, **kwargs)
 
     monkeypatch.setattr(mdr_pipeline, "index_listing", recording)
-    item = await MDRPipeline(crawler=crawler).process_item(_item("Annals of Tests", "/j/annals"))
+    item = await MDRPipeline.from_crawler(crawler).process_item(_item("Annals of Tests", "/j/annals"))
     assert item.listing_record["xpaths"] == ["/html/body/ul/li[2]"]
     assert mined == [parsed]
-    assert crawler.spider.parsed_pages.get(LISTING_URL) is parsed, "a listing stays kept for its other journals"
+    assert page_store(crawler).listing(LISTING_URL) is parsed, "a listing stays kept for its other journals"

@@ -7,8 +7,11 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
+from journals.extensions.page_store import page_store
 from journals.items import JournalPages
-from journals.spiders.publisher import PublisherSpider, read_page
+from journals.pages.reading import read_page
+from journals.spiders.publisher import PublisherSpider
+from tests.conftest import project_defaults
 
 START = "http://publisher.example/journals/"
 HOME = b"<html><body><h1>Acta</h1><a href='/acta/about'>About the journal</a><p>ISSN 1234-5678</p></body></html>"
@@ -31,7 +34,7 @@ def test_a_page_whose_links_are_not_wanted_is_parsed_but_its_links_not_read() ->
 
 @deferred_f_from_coro_f
 async def test_journal_and_metrics_pages_are_kept_parsed_for_the_pipelines() -> None:
-    crawler = get_crawler(PublisherSpider)
+    crawler = get_crawler(PublisherSpider, project_defaults())
     spider = PublisherSpider.from_crawler(crawler, start_url=START)
     crawler.spider = spider
     home_url = "http://publisher.example/acta"
@@ -39,11 +42,11 @@ async def test_journal_and_metrics_pages_are_kept_parsed_for_the_pipelines() -> 
     home = HtmlResponse(home_url, body=HOME, request=request)
     hops = [r async for r in spider.parse_journal(home, listing_url=START, listing_title="Acta")]
     assert [r.url for r in hops] == ["http://publisher.example/acta/about"]
-    assert spider.parsed_pages.get(home_url) is not None
+    assert page_store(crawler).parsed.get(home_url) is not None
     metrics = HtmlResponse(hops[0].url, body=METRICS, request=hops[0])
     (item,) = [i async for i in spider.parse_metrics(metrics, **hops[0].cb_kwargs)]
     assert isinstance(item, JournalPages)
-    kept = [spider.parsed_pages.get(page.url) for page in item.pages]
+    kept = [page_store(crawler).parsed.get(page.url) for page in item.pages]
     assert all(page is not None and page.tree is not None for page in kept)
     assert [page.text for page in kept if page is not None] == [page.html for page in item.pages]
     spider.closed("finished")

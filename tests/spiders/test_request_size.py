@@ -10,7 +10,9 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
 
+from journals.extensions.page_store import page_store
 from journals.spiders.publisher import PublisherSpider
+from tests.conftest import project_defaults
 
 START = "http://publisher.example/journals/"
 BAR = 8 * 1024
@@ -29,7 +31,7 @@ def _listing(journals: int, target_bytes: int) -> bytes:
 
 @deferred_f_from_coro_f
 async def test_journal_requests_stay_small_whatever_the_listings_size() -> None:
-    crawler = get_crawler(PublisherSpider)
+    crawler = get_crawler(PublisherSpider, project_defaults())
     spider = PublisherSpider.from_crawler(crawler, start_url=START)
     crawler.spider = spider
     body = _listing(10_000, 16 * 1024 * 1024)
@@ -42,12 +44,12 @@ async def test_journal_requests_stay_small_whatever_the_listings_size() -> None:
     # What Scrapy's disk queues (JOBDIR) and scrapy-redis's queue write: the request as a dict, pickled.
     sizes = [len(pickle.dumps(r.to_dict(spider=spider), protocol=4)) for r in journals]
     assert max(sizes) <= BAR, max(sizes)
-    assert spider.recent_listings.get(response.url) is not None, "the listing is kept once, for the MDR pipeline"
+    assert page_store(crawler).listings.get(response.url) is not None, "the listing is kept once, for the MDR pipeline"
 
 
 @deferred_f_from_coro_f
 async def test_a_metrics_hop_names_its_journal_page_and_the_journal_keeps_it() -> None:
-    crawler = get_crawler(PublisherSpider)
+    crawler = get_crawler(PublisherSpider, project_defaults())
     spider = PublisherSpider.from_crawler(crawler, start_url=START)
     crawler.spider = spider
     text = "Lorem ipsum dolor sit amet. " * 10_000

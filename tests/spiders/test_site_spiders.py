@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
+import scrapy
 from scrapy.spiderloader import SpiderLoader
 from scrapy.utils.project import get_project_settings
 from scrapy.utils.test import get_crawler
 
-from journals.domain.sites import real_sites
+from journals.domain.sites import Site, real_sites
+from journals.domain.sites import site as registry_site
 from journals.spiders.sites import SiteSpider
 from settings import default
 
@@ -31,21 +34,27 @@ def test_each_site_spider_starts_and_stays_where_the_registry_says() -> None:
 
 
 class BrowserSiteSpider(SiteSpider):
-    """A site spider whose registry entry would say ``"render": "browser"``."""
+    """A site spider whose registry entry says ``"render": "browser"``."""
 
     name = "elsevier"
 
-    def default_render_mode(self) -> str:
-        """Every page rendered, as the registry says."""
-        return "browser"
+    def site_entry(self) -> Site:
+        """The registry's entry for the site, as ``settings/sites.json`` would give it with ``"render": "browser"``."""
+        return dataclasses.replace(registry_site(self.name), render="browser")
 
 
 def test_a_registry_render_mode_takes_effect_and_an_argument_or_a_chosen_setting_overrides_it() -> None:
-    def mode(settings: dict[str, object], **arguments: str) -> str:
+    def spider(settings: dict[str, object], **arguments: str) -> BrowserSiteSpider:
         crawler = get_crawler(BrowserSiteSpider, {**PROJECT_SETTINGS, **settings})
-        return BrowserSiteSpider.from_crawler(crawler, **arguments).render_mode
+        return BrowserSiteSpider.from_crawler(crawler, **arguments)
 
-    assert mode({}) == "browser", "the project's default RENDER_PAGES does not override the registry"
+    def mode(settings: dict[str, object], **arguments: str) -> str:
+        return spider(settings, **arguments).render_mode
+
+    registry = spider({})
+    assert registry.rendering.mode == "browser", "the project's default RENDER_PAGES does not override the registry"
+    journal = scrapy.Request("https://publisher.example/j/x", meta={"source": "elsevier", "page_role": "journal"})
+    assert registry.rendering.wants_rendering(journal), "every page of the site is rendered"
     assert mode({}, render="never") == "never"
 
     class ChosenSpider(BrowserSiteSpider):

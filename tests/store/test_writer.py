@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from journals.items import JournalItem
 from journals.store import create_schema, engine_from_url, write_journals
-from journals.store.models import AttributeValue, Journal, Source
+from journals.store.models import AttributeHistory, AttributeValue, Journal, Source
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -255,3 +255,24 @@ def test_a_metrics_year_is_stored_with_its_value(engine):
     with engine.connect() as conn:
         years = dict(conn.execute(select(AttributeValue.attribute, AttributeValue.year)).all())
     assert years == {"impact_factor": 2024, "sjr": None}  # a year that is no number is none
+
+
+def test_a_new_years_figure_keeps_last_years_in_the_history(tmp_path):
+    engine = engine_from_url(f"sqlite:///{tmp_path / 'j.db'}")
+    create_schema(engine)
+    provenance = {"impact_factor": {"raw": "98.4 (2024)", "year": 2024}}
+    write_journals(engine, [lancet(provenance=provenance)], crawled_at=T0)
+    write_journals(engine, [lancet(provenance=provenance)], crawled_at=T0 + timedelta(days=1))  # the same: kept once
+    assert count(engine, AttributeHistory) == 0
+    later = T0 + timedelta(days=365)
+    next_year = lancet(impact_factor=101.2, provenance={"impact_factor": {"year": 2025}})
+    write_journals(engine, [next_year], crawled_at=later)
+    current = attribute_rows(engine)["impact_factor"]
+    assert (current.value, current.year) == ("101.2", 2025)
+    with Session(engine) as session:
+        kept = session.scalars(select(AttributeHistory)).all()
+    assert [(row.attribute, row.value, row.year, row.raw_value) for row in kept] == [
+        ("impact_factor", "98.4", 2024, "98.4 (2024)")
+    ]
+    assert kept[0].crawled_at == T0 + timedelta(days=1) and kept[0].superseded_at == later
+    engine.dispose()

@@ -1,6 +1,6 @@
 """Progress bookkeeping per source."""
 
-from journals.progress import ProgressBoard
+from journals.crawl_progress import ProgressBoard
 
 
 def test_board_counts_letters_pages_journals_and_rate() -> None:

@@ -1,7 +1,7 @@
 """A listing's table row gives the journal's values its own pages do not show."""
 
 from journals.extraction import LearnedRules, extract_journal
-from journals.extraction.listing import add_listing_values, listing_values
+from journals.extraction.listing_cells import add_listing_values, listing_values
 from journals.items import FetchedPage
 from journals.mdr.listing import index_listing
 

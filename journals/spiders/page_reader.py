@@ -1,0 +1,121 @@
+"""A response read for the spider in the crawl's analysis thread, and what reading found out of the ordinary counted.
+
+The reading itself is pure (:mod:`journals.pages.reading`); this is its hand-off from the reactor to the analysis
+thread (:class:`~journals.pages.analysis_thread.AnalysisThread`) and back, with the counts and log lines.
+``response.encoding`` is never asked (nor ``response.follow``, which asks it): without a declared charset, Scrapy
+decodes the whole body to guess it, on the reactor.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy.http import Response, TextResponse
+
+from journals.pages.decoding import looks_binary
+from journals.pages.parsed import MAX_DEPTH
+from journals.pages.reading import LinksRead, ReadPage, lists_journals, read_links, read_page
+from journals.pages.script_signs import names_journal_data
+
+if TYPE_CHECKING:
+    import logging
+
+    from scrapy.crawler import Crawler
+
+    from journals.pages.analysis_thread import AnalysisThread
+    from journals.pages.entries import ListingMemory
+
+
+class PageReader:
+    """Reads responses in ``analysis``, one at a time, each on its first ``max_anchors`` anchors."""
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        analysis: AnalysisThread,
+        max_anchors: int,
+        logger: logging.LoggerAdapter[logging.Logger],
+    ) -> None:
+        """A reader for ``crawler``'s spider, counting in its stats and logging to ``logger``."""
+        self.analysis = analysis
+        self.max_anchors = max_anchors
+        """Anchors of a page analysed at most (``MAX_ANCHORS_PER_PAGE``): a wider page is read on its first part."""
+        self._crawler = crawler
+        self._logger = logger
+        self._reclassified_logged: set[str] = set()
+
+    def _inc(self, key: str) -> None:
+        assert self._crawler.stats is not None
+        self._crawler.stats.inc_value(key)
+
+    async def read(
+        self,
+        response: Response,
+        memory: ListingMemory | None = None,
+        letter: str | None = None,
+        *,
+        links: LinksRead = "all",
+        signs: bool = False,
+    ) -> ReadPage | None:
+        """The page read in the analysis thread (:func:`~journals.pages.reading.read_page`), a journal or metrics
+        page with its signs of being script-built when ``signs`` (pages may be rendered); None, logged and counted,
+        when it is binary. A wrong charset, more anchors than ``MAX_ANCHORS_PER_PAGE`` and nesting deeper than
+        :data:`~journals.pages.parsed.MAX_DEPTH` are counted (the last two logged too)."""
+        content_type = response.headers.get("Content-Type", b"").decode("latin-1")
+        if not isinstance(response, TextResponse) or looks_binary(response.body):
+            self._logger.warning("Skipping binary response %s (%s)", response.url, content_type or "no type")
+            self._inc("journals/skipped_binary")
+            return None
+        page = await self.analysis.run(
+            read_page,
+            response.body,
+            content_type,
+            response.url,
+            self.max_anchors,
+            memory=memory,
+            letter=letter,
+            links=links,
+            signs=links != "all" and signs,
+        )
+        if page.charset_corrected:
+            self._inc("journals/encoding_corrected")
+        if page.links is not None and page.links.truncated_anchors:
+            self._inc("journals/anchors_over_cap")
+            self._logger.warning(
+                "Page %s: read its first %d anchors, %d left (MAX_ANCHORS_PER_PAGE)",
+                response.url,
+                self.max_anchors,
+                page.links.truncated_anchors,
+            )
+        if page.page.depth_cut:
+            self._inc("journals/depth_over_cap")
+            self._logger.warning(
+                "Page %s: nested deeper than %d elements, read below that depth as text", response.url, MAX_DEPTH
+            )
+        return page
+
+    async def as_listing(self, response: Response, page: ReadPage, memory: ListingMemory) -> ReadPage | None:
+        """The page read as a listing when the list promised a journal but it lists journals instead (a subject's
+        or an area's page, a publisher's own "all journals" page): it names no journal data (no ISSN, no metric
+        or identifier label) and lists journals (:func:`~journals.pages.reading.lists_journals`). Counted in
+        ``journals/reclassified/listing``, each source's first logged. None for a journal's page.
+
+        Why: pages are what their content says, not what the link that led there promised. A list of subject
+        links on a start page is a list to read, never a list of journals to store."""
+        if await self.analysis.run(names_journal_data, page.page):
+            return None
+        listing = await self.analysis.run(read_links, page.page, self.max_anchors, memory)
+        group = listing.group
+        if group is None or not lists_journals(group, response.url):
+            return None
+        self._inc("journals/reclassified/listing")
+        source = response.meta["source"]
+        if source not in self._reclassified_logged:
+            self._reclassified_logged.add(source)
+            self._logger.info(
+                "%s: %s, linked as a journal, lists %d journals: read as a listing",
+                source,
+                response.url,
+                len(group.anchors),
+            )
+        return listing
