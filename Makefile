@@ -36,7 +36,7 @@ crawl: $(STAMP)
 	@$(SCRAPY) sandbox --port 0 --seed $(SEED) --journals $(JOURNALS) --truth truth.json --url-file .sandbox.url & \
 	pid=$$!; trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null; rm -f .sandbox.url' EXIT; \
 	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
-	for _ in $$(seq 100); do [ -s .sandbox.url ] && break; sleep 0.2; done; \
+	while [ ! -s .sandbox.url ] && kill -0 $$pid 2>/dev/null; do sleep 0.2; done; \
 	[ -s .sandbox.url ] || { echo "sandbox did not start" >&2; exit 1; }; \
 	url=$$(cat .sandbox.url); starts=$$(for s in $(SOURCES); do printf '%s/%s/,' "$$url" "$$s"; done); \
 	$(SCRAPY) crawl publisher -a start_urls=$${starts%,} -O journals-sources.csv -O journals-sources.json $(CRAWL_ARGS); \

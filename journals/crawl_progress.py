@@ -19,6 +19,8 @@ class SourceProgress:
     listing_pages: int = 0
     pages: int = 0
     journals: int = 0
+    unchanged: int = 0
+    """Of the journals, those a re-crawl found with every page unchanged (their rows only re-confirmed)."""
     errors: int = 0
 
 
@@ -53,5 +55,6 @@ class ProgressBoard:
             lines.append(
                 f"{name:<12} letters {letters}  listing pages {p.listing_pages:>5}  "
                 f"journals {p.journals:>6}  {rate:>6.1f} pages/s  errors {p.errors}"
+                + (f"  unchanged {p.unchanged}" if p.unchanged else "")
             )
         return lines

@@ -26,3 +26,13 @@ def test_a_source_without_letters_shows_none_rather_than_zero_of_27() -> None:
     lines = board.lines(seconds_since_last=1.0)
     assert "letters     -  listing pages" in lines[0] and "0/27" not in lines[0]
     assert "letters  1/27  listing pages" in lines[1]
+
+
+def test_a_source_with_unchanged_journals_says_how_many() -> None:
+    board = ProgressBoard()
+    board.source("wiley").journals = 5
+    board.source("wiley").unchanged = 4
+    board.source("bmj").journals = 2
+    lines = board.lines(seconds_since_last=1.0)
+    assert "unchanged" not in lines[0]
+    assert lines[1].endswith("unchanged 4") and "journals      5" in lines[1]

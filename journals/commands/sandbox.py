@@ -168,9 +168,15 @@ class Command(ScrapyCommand):
 
 
 def _serve(server: socketserver.BaseServer, url: str, url_file: str | None) -> None:
-    """Write ``url`` to ``url_file`` (when given) and serve until SIGINT or SIGTERM, then close the socket."""
+    """Write ``url`` to ``url_file`` (when given) and serve until SIGINT or SIGTERM, then close the socket.
+
+    The file is the ready signal of whoever started the sandbox (``make crawl`` waits for it as long as the sandbox
+    runs): it appears whole, written aside and renamed, once the server listens.
+    """
     if url_file:
-        Path(url_file).write_text(url + "\n", encoding="utf-8")
+        written = Path(f"{url_file}.tmp")
+        written.write_text(url + "\n", encoding="utf-8")
+        written.replace(url_file)
     try:
         server.serve_forever()
     except (KeyboardInterrupt, SystemExit):

@@ -13,10 +13,11 @@ so one SQLite file holds both the rows and the pages, and on PostgreSQL every wo
   the cache only with a rendered page, unless the run is offline (``HTTPCACHE_IGNORE_MISSING``): then with what
   there is.
 
-Scrapy calls a cache storage on the reactor thread. A read is one short statement; a write is handed to one
-writer thread (compressing a wide listing, or waiting on SQLite's lock while the store writes a batch, would block
-the reactor). A page waiting to be written is served from memory; at most
-``PENDING_WRITES`` pages wait, beyond that a write is made on the spot (back-pressure); closing waits for them all.
+Scrapy calls a cache storage on the reactor thread. A read is one short statement on a kept connection, and none
+at all for a page the cache did not hold at start nor stored since (:class:`~journals.store.page_cache.
+CachedPageReader`); a write is handed to one writer thread (compressing a wide listing, or waiting on SQLite's lock
+while the store writes a batch, would block the reactor). A page waiting to be written is served from memory; at
+most ``PENDING_WRITES`` pages wait, beyond that a write is made on the spot (back-pressure); closing waits for them all.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database, require_database
 from journals.store.models import utcnow
-from journals.store.page_cache import read_cached_page, write_cached_page
+from journals.store.page_cache import CachedPageReader, PageCacheError, refresh_cached_page, write_cached_page
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -52,6 +53,10 @@ CACHE_COMPRESSION_LEVEL = 1
 space (docs/ARCHITECTURE.md, "Measurements behind the design")."""
 PENDING_WRITES = 64
 """Pages at most waiting for the writer thread."""
+CACHED_BODY = "_journals_cached_body"
+"""Request meta: the body of the cached response the cache gave for the request. Scrapy stores a page that a ``304
+Not Modified`` confirmed again, with fresher headers and this very body: then only its headers and time are
+written (no body compressed and written again)."""
 RENDERED_HEADER = "X-Journals-Rendered"
 """The header a cached page rendered by the browser carries (:mod:`journals.downloadermiddlewares.rendering`): a
 page has one row, the rendered page replacing the served HTML, and a request to render is not answered with the
@@ -71,6 +76,7 @@ class SQLCacheStorage:
         self.expiration_secs = settings.getint("HTTPCACHE_EXPIRATION_SECS")
         self.offline = settings.getbool("HTTPCACHE_IGNORE_MISSING")
         self._engine: Engine | None = None
+        self._reader: CachedPageReader | None = None
         self._fingerprinter: RequestFingerprinterProtocol | None = None
         self._stats: StatsCollector | None = None
         self._pending: dict[str, dict[str, Any]] = {}
@@ -86,6 +92,11 @@ class SQLCacheStorage:
         self._engine = crawl_database(spider.crawler).engine
         self._fingerprinter = spider.crawler.request_fingerprinter
         self._stats = spider.crawler.stats
+        try:
+            self._reader = CachedPageReader(self._engine)
+        except PageCacheError as exc:
+            # Unreadable now: every page is fetched, and cached when the database comes back.
+            logger.warning("Could not read the page cache: %s", exc)
         logger.debug("Using the SQL page cache in %s", self._connected().url.render_as_string(hide_password=True))
 
     def flush(self) -> None:
@@ -95,6 +106,9 @@ class SQLCacheStorage:
     def close_spider(self, spider: Spider) -> None:
         """Wait for the pages still being written, then let go of the database (the crawl disposes of it)."""
         self._writer.shutdown(wait=True)
+        if self._reader is not None:
+            self._reader.close()
+        self._reader = None
         self._engine = None
 
     def retrieve_response(self, spider: Spider, request: Request) -> Response | None:
@@ -104,11 +118,14 @@ class SQLCacheStorage:
         pending = self._pending.get(key)
         if pending is not None:
             return self._cached(request, pending["fetched_at"].timestamp(), pending, pending["body"])
+        if self._reader is None:
+            self._connected()
+            return None
         try:
-            row = read_cached_page(self._connected(), key)
-        except SQLAlchemyError as exc:
+            row = self._reader.read(key)
+        except PageCacheError as exc:
             # The database is down or locked: fetch the page instead of failing its request.
-            logger.warning("Could not read the cache for %s: %s", request.url, str(exc).splitlines()[0])
+            logger.warning("Could not read the cache for %s: %s", request.url, exc)
             if spider.crawler.stats is not None:
                 spider.crawler.stats.inc_value("httpcache/retrieve_error")
             return None
@@ -117,7 +134,7 @@ class SQLCacheStorage:
         fetched = row.fetched_at.timestamp()
         if 0 < self.expiration_secs < time() - fetched:
             return None
-        return self._cached(request, fetched, row._mapping, zlib.decompress(row.body))
+        return self._cached(request, fetched, row._asdict(), zlib.decompress(row.body))
 
     def _cached(self, request: Request, fetched: float, row: Mapping[str, Any], body: bytes) -> Response | None:
         """The response a cached ``row`` holds for ``request``; None when ``request`` asks to render a page the
@@ -126,6 +143,7 @@ class SQLCacheStorage:
         if request.meta.get("playwright") and RENDERED_HEADER not in headers and not self.offline:
             return None
         request.meta["cache_timestamp"] = fetched
+        request.meta[CACHED_BODY] = body
         return response_from_dict({"url": row["url"], "status": row["status"], "headers": headers, "body": body})
 
     def store_response(self, spider: Spider, request: Request, response: Response) -> None:
@@ -139,14 +157,20 @@ class SQLCacheStorage:
         if request.meta.get("playwright"):
             headers = headers.copy()
             headers[RENDERED_HEADER] = "chromium"
+        key = self._key(request)
+        if request.meta.pop(CACHED_BODY, None) is response.body and key not in self._pending:
+            self._writer.submit(self._refresh, key, response.url, headers_to_json(headers))
+            return
         row = {
-            "fingerprint": self._key(request),
+            "fingerprint": key,
             "url": response.url,
             "status": response.status,
             "headers": headers_to_json(headers),
             "body": response.body,
             "fetched_at": utcnow(),
         }
+        if self._reader is not None:
+            self._reader.remember(row["fingerprint"])
         if len(self._pending) >= PENDING_WRITES:
             self._write(row)
             return
@@ -164,6 +188,16 @@ class SQLCacheStorage:
         finally:
             if self._pending.get(row["fingerprint"]) is row:
                 del self._pending[row["fingerprint"]]
+
+    def _refresh(self, key: str, url: str, headers: str) -> None:
+        """Write a revalidated page's new headers and time (counted as ``httpcache/refreshed``)."""
+        try:
+            if refresh_cached_page(self._connected(), key, headers, utcnow()) and self._stats is not None:
+                self._stats.inc_value("httpcache/refreshed")
+        except SQLAlchemyError as exc:
+            logger.warning("Could not cache %s: %s", url, str(exc).splitlines()[0])
+            if self._stats is not None:
+                self._stats.inc_value("httpcache/store_error")
 
     def _key(self, request: Request) -> str:
         """The cache key of ``request``: its fingerprint, in hex."""

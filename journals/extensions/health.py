@@ -223,8 +223,12 @@ class HealthExtension:
             for line in reasons:
                 logger.error("Crawl health check failed: %s", line)
         else:
+            unchanged = stats.get_value("extraction/unchanged_skipped", 0)
             logger.info(
-                "Crawl health check passed (%d items, sources: %s)", self.items, ", ".join(sorted(self.sources))
+                "Crawl health check passed (%d items%s, sources: %s)",
+                self.items,
+                f", {unchanged} journals unchanged since the last crawl" if unchanged else "",
+                ", ".join(sorted(self.sources)),
             )
 
     def _report_costs(self, stats: dict[str, Any]) -> None:

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+UNCHANGED_DROP = "unchanged since the last crawl"
+"""How the store pipeline's drop of a journal a re-crawl found unchanged begins (:mod:`journals.pipelines.store`)."""
 LIVE_INTERVAL = 2.0
 """Seconds between redraws on a terminal when ``PROGRESS_INTERVAL`` is unset."""
 LOGGED_INTERVAL = 30.0
@@ -57,6 +59,7 @@ class ProgressExtension:
         extension = cls(crawler, sys.stderr, interval, live)
         crawler.signals.connect(extension.response_received, signal=signals.response_received)
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(extension.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
@@ -83,6 +86,16 @@ class ProgressExtension:
         """Count a journal for its source."""
         if isinstance(item, JournalItem):
             self.board.source(item.source).journals += 1
+
+    def item_dropped(self, item: Any, response: Any, exception: BaseException, spider: Any) -> None:
+        """Count a journal a re-crawl found unchanged for its source, as found and as unchanged: the store drops it
+        from the feeds (:data:`UNCHANGED_DROP`), its rows only re-confirmed. Scrapy hands over the item as the
+        spider yielded it (the journal's pages), which names its source."""
+        source = getattr(item, "source", None)
+        if isinstance(source, str) and str(exception).startswith(UNCHANGED_DROP):
+            progress = self.board.source(source)
+            progress.journals += 1
+            progress.unchanged += 1
 
     def show(self) -> None:
         """Redraw the block on a terminal, or log one line per source."""

@@ -215,7 +215,7 @@ def teaser_blocks(h1: etree._Element | None, mentions_label: Callable[[str], boo
     Only blocks that are children of the title's ancestors are looked at: that is where "featured journal"
     or "more from us" boxes sit when a page marks them with no ``aside`` nor a telling class. A block that
     names the page's own title ("Title: Acta Seismologica Sinica" in an "About this journal" box) is the
-    journal's own.
+    journal's own. ``mentions_label`` is asked of each text leaf (an element's text or tail) once at most.
     """
     if h1 is None:
         return set()
@@ -242,24 +242,36 @@ def _smallest_box(
     anchor: etree._Element, block: etree._Element, mentions_label: Callable[[str], bool]
 ) -> etree._Element | None:
     """The smallest element around ``anchor``, up to ``block``, whose text after the anchor mentions a label:
-    the "featured journal" box itself, not the row that holds it beside the journal's own metrics."""
-    for box in anchor.iterancestors():
-        if mentions_label("".join(_texts_after(anchor, box))):
-            return box
-        if box is block:
-            return None
-    return None
+    the "featured journal" box itself, not the row that holds it beside the journal's own metrics.
+
+    The text after the anchor in a box is a prefix of that in the box around it, so the box is the smallest
+    one around both the anchor and the first text leaf after it, in ``block``, that holds a label: each leaf is
+    searched once, however many boxes hold it."""
+    if anchor.tail and mentions_label(anchor.tail):
+        return anchor.getparent()
+    labelled = _first_labelled_after(anchor, block, mentions_label)
+    if labelled is None:
+        return None
+    around = set(labelled.iterancestors())
+    return next((box for box in anchor.iterancestors() if box in around), None)
 
 
-def _texts_after(anchor: etree._Element, block: etree._Element) -> Iterator[str]:
-    seen = False
-    for element in block.iter():
+def _first_labelled_after(
+    anchor: etree._Element, block: etree._Element, mentions_label: Callable[[str], bool]
+) -> etree._Element | None:
+    """The first element of ``block`` after ``anchor`` (not inside it) whose text or tail mentions a label."""
+    elements = block.iter()
+    for element in elements:
         if element is anchor:
-            seen = True
-            yield anchor.tail or ""
+            break
+    for _ in anchor.iterdescendants():
+        next(elements, None)
+    for element in elements:
+        if not isinstance(element.tag, str):
             continue
-        if seen and isinstance(element.tag, str) and anchor not in set(element.iterancestors()):
-            yield f" {element.text or ''} {element.tail or ''}"
+        if (element.text and mentions_label(element.text)) or (element.tail and mentions_label(element.tail)):
+            return element
+    return None
 
 
 def text_nodes(

@@ -119,7 +119,7 @@ def learn_page(root: etree._Element, role: str, regions: Iterable[str] = ()) -> 
     """
     h1 = first_h1(root)
     matcher = default_matcher()
-    teasers = teaser_blocks(h1, lambda text: bool(matcher.embedded(text)))
+    teasers = teaser_blocks(h1, matcher.mentions)
     nodes = text_nodes(content_roots(root, regions), keep=h1, skip=teasers)
     article = is_article_page(root)
     chosen: dict[str, Candidate] = {}

@@ -38,6 +38,11 @@ class LabelHit:
     """The label is wrapped in brackets ("1234-5678 (online)"): it qualifies the value before it."""
 
 
+SEARCHED_TEXTS_KEPT = 8192
+"""Texts whose labels :meth:`LabelMatcher.embedded` keeps: a site's chrome, menus and row labels are the same text
+on every page, and a page's learning asks for each of its text nodes more than once."""
+
+
 class LabelMatcher:
     """Find the vocabulary's labels in text nodes."""
 
@@ -60,6 +65,8 @@ class LabelMatcher:
             patterns.append(body if acronym else f"(?i:{body})")
             self._embedded_names.append(name)
         self._embedded = re.compile("|".join(f"(?<![\\w])({p})(?![\\w])" for p in patterns))
+        self._searched: dict[str, tuple[LabelHit, ...]] = {}
+        """The labels of the texts searched lately (:data:`SEARCHED_TEXTS_KEPT`), emptied when full."""
 
     def nested(self, label: str) -> bool:
         """Whether ``label`` is written inside a longer label ("ISSN" in "eISSN"): ``contains()`` would
@@ -101,7 +108,22 @@ class LabelMatcher:
         return self.exact[best[0]] if best else None
 
     def embedded(self, text: str) -> list[LabelHit]:
-        """Every label inside ``text``, leftmost-longest, not overlapping."""
+        """Every label inside ``text``, leftmost-longest, not overlapping. A text is searched once: its labels are
+        kept for the next time it is asked for (the same page's next pass, the next page's chrome)."""
+        hits = self._searched.get(text)
+        if hits is None:
+            hits = self._search(text)
+            if len(self._searched) >= SEARCHED_TEXTS_KEPT:
+                self._searched.clear()
+            self._searched[text] = hits
+        return list(hits)
+
+    def mentions(self, text: str) -> bool:
+        """Whether ``text`` holds a label (:meth:`embedded` finds one)."""
+        hits = self._searched.get(text)
+        return bool(hits) if hits is not None else self._embedded.search(text) is not None
+
+    def _search(self, text: str) -> tuple[LabelHit, ...]:
         hits = []
         for match in self._embedded.finditer(text):
             name = self._embedded_names[match.lastindex - 1]  # type: ignore[operator]
@@ -109,7 +131,7 @@ class LabelMatcher:
             after = text[match.end() :].lstrip()
             bracketed = before.endswith(("(", "[")) and after.startswith((")", "]"))
             hits.append(LabelHit(name, match.start(), match.end(), match[0], bracketed))
-        return hits
+        return tuple(hits)
 
 
 @cache

@@ -232,10 +232,11 @@ def find_journal_list(
     Time is linear in the anchors: each is scored and generalised once. A wide page's anchors are capped where
     they are read (:func:`journals.pages.navigation.page_links`, ``MAX_ANCHORS_PER_PAGE``), not again here.
     """
-    groups = {key: one_per_journal(_unique(members)) for key, members in _candidate_groups(anchors).items()}
-    best = _best_group(groups, memory, letter)
+    splits: dict[str, SplitResult] = {}  # every URL split once, whichever step asks (urlsplit's own cache holds 128)
+    groups = {key: one_per_journal(_unique(members), splits) for key, members in _candidate_groups(anchors).items()}
+    best = _best_group(groups, memory, letter, splits)
     if best is not None and (best.confident or (memory is not None and best.key == memory.preferred_shape())):
-        best = _completed(best, anchors)
+        best = _completed(best, anchors, splits)
     if memory is not None:  # a set of links counts once per page, whichever groupings found it
         for key in {links_key(a.url for a in members) for members in groups.values()}:
             memory.seen_groups[key] += 1
@@ -244,13 +245,24 @@ def find_journal_list(
     return best
 
 
+def split_once(url: str, splits: dict[str, SplitResult]) -> SplitResult:
+    """``urlsplit(url)``, kept in ``splits``: a list page's steps each judge its anchors' URLs."""
+    parts = splits.get(url)
+    if parts is None:
+        parts = splits[url] = urlsplit(url)
+    return parts
+
+
 def _best_group(
-    groups: dict[str, list[EntryAnchor]], memory: ListingMemory | None, letter: str | None = None
+    groups: dict[str, list[EntryAnchor]],
+    memory: ListingMemory | None,
+    letter: str | None = None,
+    splits: dict[str, SplitResult] | None = None,
 ) -> EntryGroup | None:
-    """The best-scoring group that looks like a journal list, or None."""
+    """The best-scoring group that looks like a journal list, or None (``splits``: URLs split so far)."""
     scores: dict[int, float] = {}
     templates_of: dict[int, tuple[str, ...]] = {}  # an anchor is in two groups: generalise its URL once
-    splits: dict[str, SplitResult] = {}  # and split it once (urlsplit's own cache holds 128 URLs)
+    splits = {} if splits is None else splits
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
     for key, unique in groups.items():
@@ -258,10 +270,7 @@ def _best_group(
             continue
         for anchor in unique:
             if id(anchor) not in scores:
-                parts = splits.get(anchor.url)
-                if parts is None:
-                    parts = splits[anchor.url] = urlsplit(anchor.url)
-                scores[id(anchor)] = anchor_score(anchor, parts)
+                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits))
         total = sum(scores[id(a)] for a in unique)
         if total <= 0:
             continue
@@ -332,7 +341,7 @@ REPEATED_TEXT_URLS = 3
 """A text on this many links to different pages of one group is a row's service link ("Latest issue"), not a name."""
 
 
-def one_per_journal(anchors: list[EntryAnchor]) -> list[EntryAnchor]:
+def one_per_journal(anchors: list[EntryAnchor], splits: dict[str, SplitResult] | None = None) -> list[EntryAnchor]:
     """A group's anchors less the other links of each journal's row: one row of a list, one journal.
 
     A list's row (a table row, a card) holds the journal's own link and often its sub-pages: "Latest issue",
@@ -340,11 +349,12 @@ def one_per_journal(anchors: list[EntryAnchor]) -> list[EntryAnchor]:
     word list: their path extends another link of the same row (``/journal/abc/issue/current`` below
     ``/journal/abc``; a menu's "Journals" is no row of its letters), or their text recurs on several rows (a
     journal's name is its own). A recurring text is dropped only while the group keeps at least half as many links
-    with texts of their own: a list whose every entry reads "Visit journal" keeps its entries.
+    with texts of their own: a list whose every entry reads "Visit journal" keeps its entries. ``splits``: the URLs
+    split so far (:func:`split_once`).
     """
     if len(anchors) < 2:
         return anchors
-    sub_pages = _row_sub_pages(anchors)
+    sub_pages = _row_sub_pages(anchors, {} if splits is None else splits)
     services = _service_texts(anchors)
     kept = [a for a in anchors if id(a) not in sub_pages and _text_key(a.text) not in services]
     return kept or anchors
@@ -354,7 +364,7 @@ def _text_key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def _row_sub_pages(anchors: Sequence[EntryAnchor]) -> set[int]:
+def _row_sub_pages(anchors: Sequence[EntryAnchor], splits: dict[str, SplitResult]) -> set[int]:
     """The ids of anchors whose path extends another anchor's of the same row, below a link that no more than
     :data:`SUB_PAGES_PER_JOURNAL` anchors extend."""
     rows = Counter(a.record_text for a in anchors if a.record_text)
@@ -362,7 +372,7 @@ def _row_sub_pages(anchors: Sequence[EntryAnchor]) -> set[int]:
     paths: dict[int, tuple[str, str]] = {}
     own: dict[tuple[str, str], EntryAnchor] = {}
     for anchor in anchors:
-        parts = urlsplit(anchor.url)
+        parts = split_once(anchor.url, splits)
         paths[id(anchor)] = (parts.netloc, parts.path.rstrip("/"))
         if not parts.query:
             own[paths[id(anchor)]] = anchor
@@ -391,7 +401,7 @@ def _service_texts(anchors: Sequence[EntryAnchor]) -> set[str]:
     return repeated if own_texts * 2 >= max(texts[t] for t in repeated) else set()
 
 
-def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor]) -> EntryGroup:
+def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor], splits: dict[str, SplitResult]) -> EntryGroup:
     """``group`` (a confident list, or one of the structure the site's confident lists had) with the page's other
     anchors to its URL template, in the same kind of chrome, that look like entries: a list's rows may link their
     journal from different columns or tags (a cover image in some rows, the name in others), which makes two groups
@@ -399,13 +409,13 @@ def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor]) -> EntryGroup:
 
     Why: rows of one list are judged one list by where their links go (one URL template), not only by the tags
     around the links. A row's sub-pages ("/journal/x/issue/latest") have templates of their own and stay out."""
-    templates = Counter(url_template(a.url) for a in group.anchors)
+    templates = Counter(url_template(a.url, split_once(a.url, splits)) for a in group.anchors)
     template, count = templates.most_common(1)[0]
     if count * 2 < len(group.anchors) or not template[1].strip("/"):
         return group  # no one template, or pages at the site's root: a template that says nothing
     chrome = group.anchors[0].chrome
     have = {a.url for a in group.anchors}
-    sample = next(a.url for a in group.anchors if url_template(a.url) == template)
+    sample = next(a.url for a in group.anchors if url_template(a.url, split_once(a.url, splits)) == template)
     prefix = sample[: sample.index(template[1], sample.index("//") + 2) + len(template[1])] if template[1] else sample
     extra = [
         a
@@ -413,8 +423,8 @@ def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor]) -> EntryGroup:
         if a.url.startswith(prefix)  # a string test first: a wide page's other links are not split
         and a.url not in have
         and a.chrome == chrome
-        and url_template(a.url) == template
-        and anchor_score(a) > -0.5
+        and url_template(a.url, parts := split_once(a.url, splits)) == template
+        and anchor_score(a, parts) > -0.5
     ]
     if not extra:
         return group

@@ -137,6 +137,8 @@ class ParsedPage:
         """Whether the page declared another charset than the one its bytes are valid in."""
         self._derived: dict[object, Any] = {}
         self._depth_cut = False
+        self._parsed = False
+        """Whether a tree of the page, whole or a prefix's, has been parsed (and :attr:`_depth_cut` says of it)."""
 
     @classmethod
     def from_body(cls, url: str, body: bytes, content_type: str | None = None) -> ParsedPage:
@@ -151,13 +153,18 @@ class ParsedPage:
         if not self.text:
             return None
         parsed = parse_tree(self.text)
-        self._depth_cut = parsed.depth_cut
+        self._parsed = True
+        self._depth_cut = self._depth_cut or parsed.depth_cut
         return parsed.root
 
     @property
     def depth_cut(self) -> bool:
-        """Whether the page nests elements deeper than :data:`MAX_DEPTH`: its :attr:`tree` keeps their text only."""
-        self.tree  # noqa: B018 - parsed on first use
+        """Whether the trees read of the page (its :attr:`tree`, or the prefix trees of a wide page) nest elements
+        deeper than :data:`MAX_DEPTH`, kept as their text only. Asked of a page no tree was read of yet, it parses
+        the page; asked of a wide page read by its prefixes, it answers for them without parsing the whole page
+        (a 13 MB listing's whole tree takes hundreds of MB and a second)."""
+        if not self._parsed:
+            self.tree  # noqa: B018 - parsed on first use
         return self._depth_cut
 
     def prefix_tree(self, tag: re.Pattern[str], limit: int) -> TreePrefix:
@@ -166,7 +173,12 @@ class ParsedPage:
         prefix, left_out = page_prefix(self.text, tag, limit)
         if not left_out:
             return TreePrefix(self.tree, 0)
-        return TreePrefix(parse_html(prefix) if prefix else None, left_out)
+        if not prefix:
+            return TreePrefix(None, left_out)
+        parsed = parse_tree(prefix)
+        self._parsed = True
+        self._depth_cut = self._depth_cut or parsed.depth_cut
+        return TreePrefix(parsed.root, left_out)
 
     def once(self, key: object, compute: Callable[[ParsedPage], T]) -> T:
         """What ``compute`` derives from this page, computed on the first call for ``key`` and kept."""

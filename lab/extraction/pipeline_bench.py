@@ -17,7 +17,8 @@ from pathlib import Path
 import lxml.html
 
 from journals.extraction.extract import extract_page
-from journals.extraction.templates import LEARNING_PAGES, LearnedRules
+from journals.extraction.positions import AUDITED_FIRST_READS
+from journals.extraction.templates import LEARNING_PAGES, VAIN_LABEL_SEARCHES, WATCHED_PAGES, LearnedRules
 from journals.items import FetchedPage
 from journals.mdr.listing import index_listing
 from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, MainRegions
@@ -27,11 +28,21 @@ from journals.pages.parsed import ParsedPage
 from lab.extraction.bench import CHROME_KILOBYTES, sample_pages, with_chrome
 
 HTML_TYPE = "text/html; charset=utf-8"
-WARM_UP_PASSES = LEARNING_PAGES + 1
-"""Passes over the journal pages before timing: a template is trusted after :data:`LEARNING_PAGES` pages, and the
-next page of a shape its rules have not read is searched once more by its labels. A real page, its own template,
-needs all of them: with four passes (fewer than ``LEARNING_PAGES``) each real page was learned again on the first
-timed run and searched again on the second (30 to 170 parses each), hidden only by the best-of-N."""
+LEARNING_BUDGETS = {
+    "LEARNING_PAGES": LEARNING_PAGES,
+    "VAIN_LABEL_SEARCHES": VAIN_LABEL_SEARCHES,
+    "WATCHED_PAGES": WATCHED_PAGES,
+    "AUDITED_FIRST_READS": AUDITED_FIRST_READS,
+}
+"""Every budget of pages a template spends learning: its rules are trusted after ``LEARNING_PAGES``; from then on a
+page whose text names an attribute its rules lack is searched by its labels until ``VAIN_LABEL_SEARCHES`` such
+searches came back empty, and a new positional reader's first ``AUDITED_FIRST_READS`` reads are checked; its rules
+are watched for decoys for ``WATCHED_PAGES``. A real page is its own template and spends all of them."""
+WARM_UP_PASSES = LEARNING_PAGES + max(VAIN_LABEL_SEARCHES, WATCHED_PAGES, AUDITED_FIRST_READS) + 1
+"""Passes over the journal pages before timing: past every learning budget, the later ones counted from the pages
+that made the template trusted, so the timed passes are a crawl's steady state (six passes, fewer than
+``VAIN_LABEL_SEARCHES`` after trust, had every timed pass of a real page search its labels again, hidden by the
+best-of-N)."""
 SANDBOX_ORIGIN = "http://127.0.0.1:8000"
 """Where the sandbox's pages are read from: a crawl's pages have absolute URLs (and links are made absolute)."""
 
@@ -54,6 +65,18 @@ def _list_step(url: str, body: bytes) -> object:
     parsed = ParsedPage.from_body(url, body, HTML_TYPE)
     find_journal_list(page_links(parsed, url).content)
     return index_listing(parsed, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD)
+
+
+def learning_state(learned_rules: LearnedRules) -> tuple[int, ...]:
+    """What learning has done so far: pages learned, vain label searches, templates settled, positional readers
+    made and trusted. Unchanged over the timed passes when the warm-up went past every budget."""
+    return (
+        sum(rules.pages_learned for templates in learned_rules.templates.values() for rules in templates.values()),
+        sum(learned_rules.vain_label_searches.values()),
+        len(learned_rules.settled),
+        sum(len(readers) for readers in learned_rules.shapes.values()),
+        sum(reader.unaudited for readers in learned_rules.shapes.values() for _, reader in readers),
+    )
 
 
 def _real_pages(data: Path) -> list[tuple[str, str, bytes]]:
@@ -81,7 +104,8 @@ def bench_page_pipeline(repeats: int = 5, per_site: int = 15, real_data: Path | 
     """Seconds per page of the whole per-page pipeline and of one ``lxml.html`` parse, and their ratio.
 
     Journal pages: the sandbox's home and metrics pages grown to 50–300 kB (:func:`with_chrome`), their templates
-    learned first (:data:`WARM_UP_PASSES`), so the timed passes are a crawl's steady state, relearning included.
+    learned first (:data:`WARM_UP_PASSES`, past every budget of :data:`LEARNING_BUDGETS`), so the timed passes are a
+    crawl's steady state; ``learned_while_timed`` is 1 when learning still changed anything during them.
     Real pages (``real_data``, e.g. ``../shared/data/real``): lists with their journal list and listing index
     (``real_list_ratio``), journal pages each of its own template, learned first like the others
     (``real_journal_ratio``; a page learned by its labels costs 50–150 parses: learning is what templates amortise).
@@ -101,16 +125,19 @@ def bench_page_pipeline(repeats: int = 5, per_site: int = 15, real_data: Path | 
     for _ in range(WARM_UP_PASSES):
         for source, page, body in pages:
             journal_step(source, page, body)
+    warmed = learning_state(learned_rules)
     chrome_parse = chrome_pipeline = 0.0
     for source, page, body in pages:
         chrome_parse += _best(lambda body=body: lxml.html.document_fromstring(body), repeats)
         chrome_pipeline += _best(lambda s=source, p=page, b=body: journal_step(s, p, b), repeats)
     real = _real_pages(real_data) if real_data is not None else []
     real_journals = [(url, body) for kind, url, body in real if kind != "list"]
-    real_step = _journal_step(LearnedRules(), MainRegions())
+    real_rules = LearnedRules()
+    real_step = _journal_step(real_rules, MainRegions())
     for _ in range(WARM_UP_PASSES):
         for url, body in real_journals:
             real_step("real", FetchedPage(url=url, html="", role="home"), body)
+    real_warmed = learning_state(real_rules)
     list_parse = list_pipeline = journal_parse = journal_pipeline = 0.0
     for kind, url, body in real:
         parse = _best(lambda body=body: lxml.html.document_fromstring(body), repeats)
@@ -122,7 +149,10 @@ def bench_page_pipeline(repeats: int = 5, per_site: int = 15, real_data: Path | 
             journal_parse += parse
             journal_pipeline += _best(lambda p=page, b=body: real_step("real", p, b), repeats)
     real_parse, real_pipeline = list_parse + journal_parse, list_pipeline + journal_pipeline
+    relearned = learning_state(learned_rules) != warmed or learning_state(real_rules) != real_warmed
     return {
+        "warm_up_passes": float(WARM_UP_PASSES),
+        "learned_while_timed": float(relearned),
         "pages": float(len(pages) + len(real)),
         "chrome_pages": float(len(pages)),
         "real_pages": float(len(real)),
@@ -139,5 +169,7 @@ def bench_page_pipeline(repeats: int = 5, per_site: int = 15, real_data: Path | 
 if __name__ == "__main__":
     from journals.replay.pages import resolve_manifest
 
+    budgets = ", ".join(f"{name} {pages}" for name, pages in LEARNING_BUDGETS.items())
+    print(f"warm-up: {WARM_UP_PASSES} passes before timing, past every learning budget ({budgets})")
     for key, value in bench_page_pipeline(real_data=resolve_manifest().parent).items():
         print(f"  {key:<26} {value:.6g}")

@@ -79,3 +79,9 @@ def test_recrawl_revalidates_and_reextracts_only_changed_journals(tmp_path: Path
     assert stats.get("extraction/unchanged_skipped", 0) == len(new) - len(pages_changed)
     assert stored_impact_factors(tmp_path / "j.db") == {url: v for url, v in new.items() if v is not None}
     assert stats["health/failed"] is False, "unchanged journals count as seen by this crawl"
+    # A page a 304 confirmed keeps its stored body: only its headers and time are written again.
+    assert 0 < stats.get("httpcache/refreshed", 0) <= stats["httpcache/revalidate"]
+    assert stats.get("httpcache/store", 0) - stats["httpcache/refreshed"] < stats["httpcache/refreshed"]
+    unchanged = len(new) - len(pages_changed)
+    assert f"unchanged {unchanged}" in log, "the progress line counts the unchanged journals"
+    assert f"{unchanged} journals unchanged since the last crawl" in log

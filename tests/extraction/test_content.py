@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from journals.extraction import LearnedRules, extract_journal
-from journals.extraction.content import first_h1
+from journals.extraction.content import first_h1, teaser_blocks
+from journals.extraction.labels import default_matcher
 from journals.items import FetchedPage
 from journals.pages.parsed import parse_html
 from journals.pages.visibility import is_hidden
@@ -116,3 +117,32 @@ def test_mdr_regions_in_a_footer_or_inside_the_title_region_leave_the_title_regi
     extraction = extract_journal([page], LearnedRules(), regions)
     assert extraction.value("issn") == "1234-5679"
     assert extraction.value("impact_factor") == 4.117
+
+
+def test_a_teaser_box_is_the_smallest_around_its_link_and_the_first_label_after_it() -> None:
+    root = parse_html(
+        "<html><body><main><h1>Journal of Own Things</h1>"
+        "<div id='row'><div id='own'><p>Impact Factor: 9.9</p></div>"
+        "<div id='box'><p><a href='/other'>Journal of Other Things</a> <span>read more</span></p>"
+        "<ul><li><b>since 1990</b></li><li><em>Impact Factor</em> 1.5</li></ul></div></div>"
+        "<div id='plain'><a href='/x'>Other Journal Here</a><p>no figures at all</p></div>"
+        "</main></body></html>"
+    )
+    searched: list[str] = []
+
+    def mentions(text: str) -> bool:
+        searched.append(text)
+        return default_matcher().mentions(text)
+
+    teasers = teaser_blocks(first_h1(root), mentions)
+    assert [box.get("id") for box in teasers] == ["box"]
+    assert len(searched) == len(set(searched)), "a text leaf was searched twice"
+
+
+def test_a_label_in_the_links_own_tail_makes_its_parent_the_box() -> None:
+    root = parse_html(
+        "<html><body><main><h1>Journal of Own Things</h1>"
+        "<section><p id='teaser'><a href='/other'>Journal of Other Things</a> Impact Factor 2.1</p></section>"
+        "</main></body></html>"
+    )
+    assert [box.get("id") for box in teaser_blocks(first_h1(root), default_matcher().mentions)] == ["teaser"]

@@ -71,3 +71,15 @@ def test_a_year_or_a_source_note_beside_a_metric_label_leaves_it_that_label(text
     """A year says which year's figure it is and a bracketed note where it comes from, neither which attribute; a
     note on an identifier says which identifier it is, so an unknown one makes no label."""
     assert default_matcher().whole(text) == attribute
+
+
+def test_a_text_searched_again_gives_the_same_labels_and_mentions_agrees() -> None:
+    matcher = default_matcher()
+    text = "Print ISSN: 1234-5679 | Online ISSN: 2345-6789 and the Impact Factor"
+    first = matcher.embedded(text)
+    again = matcher.embedded(text)
+    assert again == first and again is not first, "each caller gets its own list"
+    assert [h.attribute for h in first] == ["issn", "eissn", "impact_factor"]
+    assert matcher.mentions(text)
+    assert matcher.mentions("Impact Factor of this journal")
+    assert not matcher.mentions("if you like the journal, notify us")

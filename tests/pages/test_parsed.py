@@ -130,3 +130,21 @@ def test_a_page_deeper_than_the_cap_keeps_its_text_and_says_it_was_cut() -> None
 def test_a_page_past_libxml2s_hard_limit_is_said_to_be_cut() -> None:
     assert parse_tree(_nested(3000, "<p>lost</p>")).depth_cut
     assert not parse_tree(_nested(20, "<p>kept</p>")).depth_cut
+
+
+def test_a_wide_page_read_by_its_prefix_answers_its_depth_without_a_whole_parse() -> None:
+    anchors = "".join(f'<li><a href="/journal/{n}">Journal {n}</a></li>' for n in range(20))
+    shallow = ParsedPage("http://wide.example/az/a", f"<html><body><ul>{anchors}</ul></body></html>")
+    assert shallow.prefix_tree(ANCHOR_TAG, 5).left_out == 15
+    assert not shallow.depth_cut
+    assert "tree" not in shallow.__dict__, "the whole page was parsed to say how deep it is"
+    deep = ParsedPage("http://wide.example/az/b", _nested(MAX_DEPTH + 100, f"<ul>{anchors}</ul>"))
+    assert deep.prefix_tree(ANCHOR_TAG, 5).left_out == 15
+    assert deep.depth_cut, "the prefix read was cut at MAX_DEPTH"
+    assert "tree" not in deep.__dict__
+
+
+def test_a_page_no_tree_was_read_of_is_parsed_to_say_how_deep_it_is() -> None:
+    page = ParsedPage("http://deep.example/j", _nested(MAX_DEPTH + 10, "<p>x</p>"))
+    assert page.depth_cut
+    assert page.tree is not None
