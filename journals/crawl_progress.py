@@ -50,8 +50,10 @@ class ProgressBoard:
         for name, p in sorted(self.sources.items()):
             rate = (p.pages - self._pages_at_last_render.get(name, 0)) / max(seconds_since_last, 1e-9)
             self._pages_at_last_render[name] = p.pages
+            # A site that lists its journals without A–Z letters shows none, not "0/27" as if it had failed them.
+            letters = f"{len(p.letters):>2}/{LETTER_COUNT}" if p.letters else f"{'-':>5}"
             lines.append(
-                f"{name:<12} letters {len(p.letters):>2}/{LETTER_COUNT}  listing pages {p.listing_pages:>5}  "
+                f"{name:<12} letters {letters}  listing pages {p.listing_pages:>5}  "
                 f"journals {p.journals:>6}  {rate:>6.1f} pages/s  errors {p.errors}"
                 + (f"  unchanged {p.unchanged}" if p.unchanged else "")
             )

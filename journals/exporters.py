@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import shutil
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any, Self
+from urllib.parse import unquote, urlsplit
 
 from itemadapter import ItemAdapter
 from scrapy import Spider
@@ -19,6 +20,7 @@ from scrapy.exporters import CsvItemExporter, JsonItemExporter, JsonLinesItemExp
 from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.item import Field
 
+from journals.csv_cells import defuse_formula
 from journals.extensions.interruption import crawl_interrupted
 from journals.items import JournalItem
 from journals.vocabulary import metric_names
@@ -28,10 +30,6 @@ logger = logging.getLogger(__name__)
 TEMPORARY_SUFFIX = ".tmp"
 """Suffix of the file a feed is written to until the crawl ends (``journals.csv.tmp``)."""
 
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-"""First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection")."""
-
-_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 YEAR_SUFFIX = "_year"
 """A metric's year is exported in a column of its own: ``impact_factor_year`` beside ``impact_factor``."""
 
@@ -98,13 +96,6 @@ class FlatCsvItemExporter(CsvItemExporter):
         return value
 
 
-def defuse_formula(text: str) -> str:
-    """``text`` prefixed with ``'`` when a spreadsheet would take it for a formula, else unchanged."""
-    if text.startswith(FORMULA_PREFIXES) and not _PLAIN_NUMBER.fullmatch(text):
-        return "'" + text
-    return text
-
-
 class AtomicFileFeedStorage(FileFeedStorage):
     """A local feed file written to ``PATH.tmp`` and moved into place only when the crawl finishes.
 
@@ -144,3 +135,40 @@ class AtomicFileFeedStorage(FileFeedStorage):
             logger.warning("Crawl interrupted: feed %s %s (the partial feed is discarded)", self.path, kept)
             return
         os.replace(self.temporary, self.path)
+
+
+def local_feed_path(uri: str) -> Path | None:
+    """The file a feed URI names on this machine (a path or a ``file://`` URI); None for a remote storage (S3,
+    FTP…) or a URI whose path Scrapy fills in at run time (``%(name)s``, ``%(time)s``)."""
+    if "%(" in uri:
+        return None
+    parts = urlsplit(uri)
+    if parts.scheme == "file":
+        return Path(unquote(parts.path))
+    if parts.scheme and len(parts.scheme) > 1:  # a one-letter scheme is a Windows drive
+        return None
+    return Path(uri)
+
+
+def feed_path_problem(path: Path) -> str | None:
+    """Why a feed cannot be written to ``path``, as a short reason; None when it can.
+
+    The feed is written beside ``path`` (``PATH.tmp``, then moved into place), so the check makes the missing
+    folders as the feed storage would and creates, then deletes, a file in the folder: a parent that is a file, a
+    folder that refuses files (``/proc``, read-only or not ours) or a ``path`` that is a folder is found before
+    the crawl starts rather than by every item's write.
+    """
+    if path.is_dir():
+        return f"{path} is a folder, not a file"
+    folder = path.parent
+    in_the_way = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if in_the_way is not None:
+        return f"{in_the_way} is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+    except OSError as error:
+        return f"no file can be created in {folder} ({error.strerror or type(error).__name__})"
+    os.close(handle)
+    os.unlink(probe)
+    return None

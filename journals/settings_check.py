@@ -133,6 +133,7 @@ SETTING_RULES: dict[str, SettingRule] = {
     "MAX_ANCHORS_PER_PAGE": INTEGER_AT_LEAST_1,
     "MDR_MAX_NODES": INTEGER_AT_LEAST_1,
     "ROBOTSTXT_MAX_BYTES": INTEGER_AT_LEAST_1,
+    "FIRST_CONTACT_TIMEOUT": SettingRule("number", positive=True),
     "RATE_LIMIT_RETRY_TIMES": SettingRule("integer", minimum=0),
     "RATE_LIMIT_MAX_DELAY": SettingRule("number", positive=True),
     "RATE_LIMIT_START_DELAY": SettingRule("number", positive=True),

@@ -33,6 +33,9 @@ PUBLIC_SITE_SETTINGS = {
     "AUTOTHROTTLE_TARGET_CONCURRENCY": 1.0,
 }
 DOWNLOAD_TIMEOUT = 30
+# Seconds a host never contacted yet has to take a TCP connection before it is taken as not there (a live machine
+# takes it in its kernel, however slow its web server): a dead start host fails in seconds, not after every retry.
+FIRST_CONTACT_TIMEOUT = 5.0
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 RETRY_TIMES = 3
@@ -177,6 +180,10 @@ DOWNLOADER_MIDDLEWARES = {
     "journals.downloadermiddlewares.redirect.RedirectLoopMiddleware": 600,
     # Before the page cache (900), which keeps a rendered page apart from the HTML its site served.
     "journals.downloadermiddlewares.rendering.RenderingMiddleware": 880,
+    # A host is probed with a bare connection before its first download (after the page cache: a replay needs no
+    # host); one that is not there fails its requests at once, one that never answers is not retried
+    # (journals.downloadermiddlewares.first_contact).
+    "journals.downloadermiddlewares.first_contact.FirstContactMiddleware": 950,
 }
 
 # Bounds on every crawl (journals.spiders.bounds.CrawlBounds): requests per source, letters nested in letters,

@@ -18,6 +18,16 @@ def test_board_counts_letters_pages_journals_and_rate() -> None:
     assert "0.0 pages/s" in board.lines(seconds_since_last=1.0)[1]
 
 
+def test_a_source_without_letters_shows_none_rather_than_zero_of_27() -> None:
+    board = ProgressBoard()
+    board.page("openaccess", None, listing=False)
+    board.source("openaccess").journals = 22
+    board.page("wiley", "A", listing=True)
+    lines = board.lines(seconds_since_last=1.0)
+    assert "letters     -  listing pages" in lines[0] and "0/27" not in lines[0]
+    assert "letters  1/27  listing pages" in lines[1]
+
+
 def test_a_source_with_unchanged_journals_says_how_many() -> None:
     board = ProgressBoard()
     board.source("wiley").journals = 5

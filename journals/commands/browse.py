@@ -1,7 +1,8 @@
 """``scrapy browse [--port 8001] [--views-only] [--snapshot FILE]``: serve the database with Datasette on 127.0.0.1.
 
 Creates the browsing views (:mod:`journals.store.views`) first, then runs ``datasette serve`` with the metadata of
-``settings/datasette.json`` (titles, facets, column descriptions and units, canned queries) until interrupted.
+``settings/datasette.json`` (titles, facets, column descriptions and units, canned queries) and the project's plugins
+(:mod:`journals.datasette_plugins`: CSV exports with formula cells defused) until interrupted.
 Datasette reads SQLite only: a PostgreSQL database is first copied into the SQLite file ``--snapshot``
 (:mod:`journals.store.snapshot`), which is served instead. ``--views-only`` creates the views and stops.
 
@@ -28,15 +29,19 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 from sqlalchemy.engine import make_url
 
+from journals import datasette_plugins
 from journals.store import DatabaseError, database_url, open_database
 from journals.store.overview import integration_counts
 from journals.store.snapshot import copy_to_sqlite
 from journals.store.views import create_views
+from journals.vocabulary import attribute_names
 
 METADATA_DATABASE = "journals"
 """The database name ``settings/datasette.json`` describes; renamed to the served file's name."""
 
 DEFAULT_SNAPSHOT = "journals-snapshot.db"
+PLUGINS_DIR = Path(datasette_plugins.__file__).parent
+"""The project's Datasette plugins (CSV cells with formulas defused)."""
 
 
 class Command(ScrapyCommand):
@@ -140,7 +145,19 @@ def datasette_metadata(database_name: str) -> dict[str, Any]:
         raise UsageError("settings/datasette.json is missing")
     metadata = json.loads(raw)
     metadata["databases"] = {database_name: metadata["databases"][METADATA_DATABASE]}
+    for query in metadata["databases"][database_name].get("queries", {}).values():
+        query["sql"] = with_known_attributes(query["sql"])
     return metadata
+
+
+def with_known_attributes(sql: str) -> str:
+    """A canned query's SQL with the attributes the vocabulary knows written in: ``__ATTRIBUTES__`` as an SQL list
+    (``'title', 'issn', …``) and ``__ATTRIBUTE_LIST__`` as text for a message. A query given an attribute it does
+    not know says so instead of answering nothing, or everything."""
+    names = attribute_names()
+    return sql.replace("__ATTRIBUTES__", ", ".join(f"'{name}'" for name in names)).replace(
+        "__ATTRIBUTE_LIST__", ", ".join(names)
+    )
 
 
 def datasette_command(database: Path, metadata: Path, port: int) -> list[str]:
@@ -157,6 +174,8 @@ def datasette_command(database: Path, metadata: Path, port: int) -> list[str]:
         "127.0.0.1",
         "--port",
         str(port),
+        "--plugins-dir",
+        str(PLUGINS_DIR),
         "--setting",
         "sql_time_limit_ms",
         "5000",

@@ -21,6 +21,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
 from sqlalchemy import Engine
 
+from journals.exporters import feed_path_problem, local_feed_path
 from journals.extensions.database import hand_over
 from journals.extensions.interruption import INTERRUPTED_EXIT_CODE, INTERRUPTED_STATS
 from journals.settings_check import settings_problems
@@ -62,6 +63,7 @@ class Command(ScrapyCrawlCommand):
 
     crawler: Crawler | None = None
     database: tuple[str, Engine] | None = None
+    """The database opened for the check, with its URL, until handed to the crawler."""
 
     def long_desc(self) -> str:
         """The help text: what the project's spiders take as ``-a`` arguments and what the exit statuses mean."""
@@ -72,11 +74,10 @@ class Command(ScrapyCrawlCommand):
             "pages are rendered in Chromium); any other is refused. Exit status: 0 finished, 3 failed its health "
             "check, 130 interrupted (the previous -O feeds are kept)."
         )
-    """The database opened for the check, with its URL, until handed to the crawler."""
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        """Check the project's settings, ``-a`` arguments with the spider's ``check_arguments`` and reach the
-        database, then crawl."""
+        """Check the project's settings, ``-a`` arguments with the spider's ``check_arguments``, that every local
+        feed file can be written and that the database can be reached, then crawl."""
         problem = next(settings_problems(self.settings), None)
         if problem is not None:
             raise UsageError(problem, print_help=False)
@@ -93,6 +94,10 @@ class Command(ScrapyCrawlCommand):
                     check(**opts.spargs)
                 except ValueError as error:
                     raise UsageError(str(error), print_help=False) from error
+        for uri in self.settings.getdict("FEEDS"):
+            path = local_feed_path(str(uri))
+            if path is not None and (problem := feed_path_problem(path)) is not None:
+                raise UsageError(f"cannot write the feed {uri}: {problem}", print_help=False)
         try:
             url = database_url(self.settings)
             self.database = (url, open_database(url))

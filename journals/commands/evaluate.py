@@ -1,4 +1,7 @@
-"""``scrapy evaluate --truth truth.json ITEMS [--plot report.png]``: the paper's Table 3 for a crawl."""
+"""``scrapy evaluate --truth truth.json ITEMS [--plot report.png]``: the paper's Table 3 for a crawl.
+
+Without ``--site``, the sites scored are those the items come from: a truth holds every sandbox site, a crawl
+(``make crawl``) visits some of them, and one never visited would count as found by nothing."""
 
 from __future__ import annotations
 
@@ -11,6 +14,12 @@ from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from journals.extraction.evaluation import evaluate, format_table, read_items
+
+
+def crawled_sites(truth: dict[str, Any], items: list[dict[str, Any]]) -> list[str]:
+    """The truth's sites that gave at least one item: a site the crawl never visited is no site it failed on."""
+    sources = {str(item.get("source")) for item in items}
+    return [site for site in truth["sites"] if site in sources]
 
 
 class Command(ScrapyCommand):
@@ -43,8 +52,11 @@ class Command(ScrapyCommand):
             items = read_items(args[0])
         except (OSError, ValueError) as error:
             raise UsageError(f"cannot read input: {error}") from error
-        report = evaluate(truth, items, opts.site)
+        sites = opts.site or crawled_sites(truth, items)
+        report = evaluate(truth, items, sites)
         print(format_table(report))
+        if not opts.site and (left_out := [site for site in truth["sites"] if site not in sites]):
+            print(f"not crawled (no item from them), left out: {', '.join(left_out)}; name one with --site to score it")
         if opts.plot:
             from journals.extraction.plot import plot_report
 

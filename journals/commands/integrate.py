@@ -26,6 +26,7 @@ from scrapy.utils.conf import feed_complete_default_values_from_settings
 from scrapy.utils.misc import load_object
 from scrapy.utils.python import without_none_values
 
+from journals.exporters import feed_path_problem
 from journals.integration.crawled import integration_inputs, integration_rows
 from journals.integration.evaluation import EVALUATED, evaluate, label_vocabulary
 from journals.integration.fusion import conflicts
@@ -71,6 +72,8 @@ class Command(ScrapyCommand):
             raise UsageError("scrapy integrate takes no positional arguments")
         if opts.output:
             exporter_for(Path(opts.output), self.settings)  # an unknown extension fails before any work
+            if (problem := feed_path_problem(Path(opts.output))) is not None:
+                raise UsageError(f"cannot write -O {opts.output}: {problem}", print_help=False)
         try:
             engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:

@@ -70,8 +70,9 @@ class Locator:
         """Every (attribute, value) the page's text nodes support, in document order of their labels."""
         whole = [self.matcher.whole(n.text) for n in nodes]
         hits = [[] if whole[i] else self.matcher.embedded(n.text) for i, n in enumerate(nodes)]
+        # The attribute each node labels (None for a node that is no label): a node that opens with a label is one.
         is_label = [
-            bool(whole[i]) or any(h.start <= len(n.text) - len(n.text.lstrip()) for h in hits[i])
+            whole[i] or next((h.attribute for h in hits[i] if h.start <= len(n.text) - len(n.text.lstrip())), None)
             for i, n in enumerate(nodes)
         ]
         found: list[Candidate] = []
@@ -91,7 +92,7 @@ class Locator:
     def _embedded(  # noqa: PLR0917 - the label's node, its neighbours and the labels on either side
         self,
         nodes: list[TextNode],
-        is_label: list[bool],
+        is_label: list[str | None],
         i: int,
         hit: LabelHit,
         following: LabelHit | None,
@@ -139,22 +140,26 @@ class Locator:
         separator = rest[: rest.index(second.raw)].strip() or " "
         return [replace(first, attribute="eissn", parsed=second, pair_separator=separator)]
 
-    def _near(self, nodes: list[TextNode], is_label: list[bool], i: int, name: str, label: str) -> list[Candidate]:
+    def _near(
+        self, nodes: list[TextNode], is_label: list[str | None], i: int, name: str, label: str
+    ) -> list[Candidate]:
         """The value of a label that fills its own text node: the closest parseable neighbour."""
         value_type = self._type(name)
         owner = nodes[i].owner
         options: list[tuple[int, int, int, Parsed]] = []
         for j in range(i + 1, min(len(nodes), i + 1 + FORWARD_LOOKAHEAD)):
+            if is_label[j] not in (None, name):
+                break  # another attribute's label is never a value: a field left empty before it has none
             parsed = parse_value(value_type, nodes[j].text)
             if parsed is not None:
                 options.append((tree_distance(owner, nodes[j].owner), 0, j, parsed))
                 break
-            if is_label[j]:
-                break
         if i > 0 and not is_label[i - 1]:
             parsed = parse_value(value_type, nodes[i - 1].text)
             distance = tree_distance(owner, nodes[i - 1].owner)
-            if parsed is not None and distance <= MAX_BACKWARD_DISTANCE:
+            # The text before the label is the previous label's value when it sits as close to that one.
+            taken = i > 1 and is_label[i - 2] and tree_distance(nodes[i - 2].owner, nodes[i - 1].owner) <= distance
+            if parsed is not None and distance <= MAX_BACKWARD_DISTANCE and not taken:
                 options.append((distance, 1, i - 1, parsed))
         options = [o for o in options if o[0] <= MAX_TREE_DISTANCE]
         if not options:

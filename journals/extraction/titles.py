@@ -132,16 +132,43 @@ def agreed_title(candidates: Iterable[TitleCandidate], current: str | None) -> s
 
 def _name(text: str) -> str | None:
     """A place's text cut to a journal's name, or None when it is no name (an address, a site word, a sentence)."""
-    text = " ".join(text.split()).strip("[]()\"' ")
+    text = unwrapped(" ".join(text.split()))
     if not text or URL_LIKE.search(text):
         return None
     parsed = parse_title(LOGO_WORDS.sub("", text))
     if parsed is None or not isinstance(parsed.value, str):
         return None
-    name = parsed.value.strip("[]()\"' ")
+    name = unwrapped(parsed.value)
     if not name or len(name.split()) > MAX_TITLE_WORDS or not any(c.isalpha() for c in name):
         return None
     return name
+
+
+ENCLOSING_PAIRS = (("[", "]"), ("(", ")"), ('"', '"'), ("'", "'"), ("“", "”"), ("«", "»"))
+"""Marks a place may wrap a whole name in (``"Journal of X"``, ``[Journal of X]``)."""
+
+
+def unwrapped(text: str) -> str:
+    """``text`` without the marks that wrap it whole, pair by pair; a mark that opens or closes only part of it
+    stays (``"><img …``, ``Journal of X (Online)`` and ``(a) b (c)`` are names as they are shown)."""
+    text = text.strip()
+    while len(text) >= 2 and (text[0], text[-1]) in ENCLOSING_PAIRS and _wraps_whole(text):
+        text = text[1:-1].strip()
+    return text
+
+
+def _wraps_whole(text: str) -> bool:
+    """Whether ``text``'s first mark is closed by its last one only: not before, and no like mark inside."""
+    opening, closing = text[0], text[-1]
+    inner = text[1:-1]
+    if opening == closing:
+        return opening not in inner
+    depth = 0
+    for char in inner:
+        depth += (char == opening) - (char == closing)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _parts(text: str) -> Iterator[str]:

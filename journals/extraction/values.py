@@ -193,7 +193,8 @@ def journal_name(value: str) -> str:
     if _TITLE_CUT_MARKS.search(value) is None:
         return value  # nothing to cut (most titles): the patterns below scan from every position
     while True:
-        shorter = _site_word_tail().sub("", _ISSUE_OR_DATE_TAIL.sub("", value)).strip(" :;,|-–—/")
+        # Only the end is cut: a title may begin with what a separator is made of ("-2+3 …", "— Poems").
+        shorter = _site_word_tail().sub("", _ISSUE_OR_DATE_TAIL.sub("", value)).rstrip(" :;,|-–—/")
         if shorter == value:
             return value
         value = shorter

@@ -3,7 +3,9 @@
 Scrapy's own inference (w3lib) trusts a declared charset even when the bytes are not valid in it, and without a
 declaration it can pick an encoding that turns ``für`` into ``f³r``. Publisher pages are often Latin-1 or
 Windows-1252 mislabelled as UTF-8, so the order here is: BOM, then UTF-16 recognised by its NUL bytes, then a
-declared encoding the bytes are *valid* in, then UTF-8, then Windows-1252, then Latin-1 (which never fails).
+declared encoding the bytes are *valid* in, then UTF-8, then the charset a detector guesses when its text reads as
+one non-Latin script (:mod:`journals.pages.charsets`: a Shift_JIS or windows-1251 page that declares nothing), then
+Windows-1252, then Latin-1 (which never fails).
 
 Scrapy's ``binary_is_text`` (used by ``responsetypes``) calls a body binary for a single control byte, and one NUL
 in an HTML comment would drop a whole listing; :func:`looks_binary` asks instead whether the body is *mostly* not
@@ -18,7 +20,10 @@ import re
 
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom, resolve_encoding
 
-FALLBACK_ENCODINGS = ("utf-8", "cp1252", "latin-1")
+from journals.pages.charsets import guessed_encoding
+
+LAST_RESORT_ENCODINGS = ("cp1252", "latin-1")
+"""Tried after UTF-8 and the detector's guess: Western pages are the commonest undeclared ones."""
 
 SNIFF_BYTES = 4096
 """How much of a body's head is looked at to tell binary from text and to recognise UTF-16."""
@@ -124,10 +129,15 @@ def _decode(body: bytes, content_type: str | None) -> tuple[str, str]:
     utf16 = utf16_without_bom(body[:SNIFF_BYTES])
     if utf16:
         return body.decode(utf16, errors="replace"), utf16
-    for encoding in (*filter(None, _declared_encodings(body, content_type)), *FALLBACK_ENCODINGS):
+    for encoding in (*filter(None, _declared_encodings(body, content_type)), "utf-8"):
         text = _strict(body, encoding)
         if text is not None:
             return text, codecs.lookup(resolve_encoding(encoding) or encoding).name
+    guessed = guessed_encoding(body)
+    for encoding in (*filter(None, [guessed]), *LAST_RESORT_ENCODINGS):
+        text = _strict(body, encoding)
+        if text is not None:
+            return text, codecs.lookup(encoding).name
     return body.decode("latin-1"), "latin-1"  # pragma: no cover - latin-1 decodes every byte string
 
 

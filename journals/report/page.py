@@ -23,6 +23,10 @@ img { display: block; margin: 0.5em 0 1.5em; max-width: 100%; }
 """
 
 
+CRAWLED_SOURCE_STAT = "health/journals/"
+"""Prefix of the stats that the health check sets per source a crawl visited (its journals)."""
+
+
 def render_report(
     summary: CrawlSummary, quality: Report | None = None, title: str = "Crawl report", history: History | None = None
 ) -> str:
@@ -70,13 +74,15 @@ def _shown(value: Any) -> str:
 def _overview(summary: CrawlSummary) -> str:
     rows: list[list[Any]] = [[name, count] for name, count in sorted(summary.journals_per_source.items())]
     rows.append(["all sources", sum(summary.journals_per_source.values())])
+    # A journal two sources list is two records here: the journals themselves are counted after integration.
     integrated = (
         f"<p>After integration: {summary.integrated_journals} journals, {summary.conflicts} values on which the "
         "sources disagreed.</p>"
         if summary.integrated_journals is not None
         else "<p>Not integrated yet (<code>scrapy integrate</code>).</p>"
     )
-    return "<h2>Sources</h2>\n" + _table("sources", ["source", "journals"], rows) + integrated
+    note = "<p>One record per journal a source lists: a journal listed by two sources is two records.</p>"
+    return "<h2>Sources</h2>\n" + note + _table("sources", ["source", "journal records"], rows) + integrated
 
 
 def _last_run(summary: CrawlSummary) -> str:
@@ -88,7 +94,27 @@ def _last_run(summary: CrawlSummary) -> str:
         f"reason <code>{escape(str(run.finish_reason))}</code>.</p>"
     )
     rows = [[name, value] for name, value in sorted(summary.last_run_stats.items())]
-    return "<h2>Last crawl</h2>\n" + heading + _table("crawl-stats", ["Scrapy stat", "value"], rows)
+    return (
+        "<h2>Last crawl</h2>\n"
+        + heading
+        + _crawled_sources(summary)
+        + _table("crawl-stats", ["Scrapy stat", "value"], rows)
+    )
+
+
+def _crawled_sources(summary: CrawlSummary) -> str:
+    """Which sources the last crawl visited, and which records come from earlier crawls: the database holds every
+    crawl's records, the last crawl may have been of one site."""
+    crawled = sorted(
+        key.removeprefix(CRAWLED_SOURCE_STAT) for key in summary.last_run_stats if key.startswith(CRAWLED_SOURCE_STAT)
+    )
+    if not crawled:
+        return "<p>It visited no source (a <code>scrapy parse</code> or a crawl with its health check off).</p>"
+    earlier = sorted(set(summary.journals_per_source) - set(crawled))
+    text = f"<p>It visited {len(crawled)} sources: {escape(', '.join(crawled))}."
+    if earlier:
+        text += f" The records of {escape(', '.join(earlier))} come from earlier crawls."
+    return text + "</p>"
 
 
 def _completeness(summary: CrawlSummary) -> str:

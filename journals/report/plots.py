@@ -29,9 +29,11 @@ def distribution_png(metric: str, values_by_source: dict[str, list[float]]) -> s
     """A box plot of one metric's values, one box per source, as base64 PNG."""
     plt = _pyplot()
     sources = sorted(values_by_source)
-    figure, axes = plt.subplots(figsize=(7.0, 3.2))
+    # Wider with more sources, the labels slanted: a dozen source names side by side overlap.
+    figure, axes = plt.subplots(figsize=(max(7.0, 0.8 * len(sources)), 3.6))
     axes.boxplot([values_by_source[s] for s in sources], showfliers=True)
-    axes.set_xticks(range(1, len(sources) + 1), [f"{s}\n(n={len(values_by_source[s])})" for s in sources])
+    labels = [f"{s} (n={len(values_by_source[s])})" for s in sources]
+    axes.set_xticks(range(1, len(sources) + 1), labels, rotation=30, ha="right", fontsize="small")
     axes.set_ylabel(metric.replace("_", " "))
     axes.set_title(f"{metric.replace('_', ' ').capitalize()} per source")
     axes.grid(axis="y", alpha=0.3)

@@ -117,10 +117,11 @@ class ResumeMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        """On only when the crawl has a ``JOBDIR``."""
+        """On only when the crawl has a ``JOBDIR``; off in silence otherwise (a ``NotConfigured`` with a message
+        would warn "Disabled …" on every crawl without one, the usual case)."""
         jobdir = job_dir(crawler.settings)
         if not jobdir:
-            raise NotConfigured("no JOBDIR")
+            raise NotConfigured
         return cls(crawler, Path(jobdir))
 
     async def spider_opened(self) -> None:

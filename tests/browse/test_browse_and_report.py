@@ -105,7 +105,7 @@ def test_the_report_page_shows_stats_quality_and_plots(crawled, tmp_path):
         page.screenshot(path=str(screenshot), full_page=True)
         sources = table_rows(page, "#sources")
         assert [row["source"] for row in sources] == [*sorted(SOURCES), "all sources"]
-        assert int(sources[-1]["journals"]) == sum(int(row["journals"]) for row in sources[:-1]) > 0
+        assert int(sources[-1]["journal records"]) == sum(int(row["journal records"]) for row in sources[:-1]) > 0
         stats = {row["Scrapy stat"]: row["value"] for row in table_rows(page, "#crawl-stats")}
         assert stats["finish_reason"] == "finished" and int(stats["item_scraped_count"]) > 0
         quality = table_rows(page, "#quality")

@@ -67,3 +67,17 @@ def test_evaluate_command_reads_jsonl_and_csv(tmp_path: Path) -> None:
 def test_evaluate_command_needs_items() -> None:
     result = run_scrapy("evaluate", "--truth", "/nonexistent.json")
     assert result.returncode != 0
+
+
+def test_a_site_the_crawl_never_visited_is_left_out_and_named(tmp_path: Path) -> None:
+    truth = tmp_path / "truth.json"
+    never = {"journals": [{"url": "v1", "values": {"title": "V", "issn": None, "impact_factor": 2.0, "sjr": None}}]}
+    truth.write_text(json.dumps({"sites": {**TRUTH["sites"], "never": never}}), encoding="utf-8")
+    items = tmp_path / "items.jsonl"
+    items.write_text("".join(json.dumps(i) + "\n" for i in ITEMS), encoding="utf-8")
+    alone = run_scrapy("evaluate", "--truth", str(truth), str(items))
+    assert alone.returncode == 0, alone.stderr
+    assert "coverage never" not in alone.stdout and "coverage pub" in alone.stdout
+    assert "not crawled (no item from them), left out: never; name one with --site to score it" in alone.stdout
+    named = run_scrapy("evaluate", "--truth", str(truth), str(items), "--site", "never", "--site", "pub")
+    assert "coverage never      0/1" in named.stdout and "left out" not in named.stdout

@@ -94,3 +94,29 @@ def test_hostile_pages_do_not_break_learning() -> None:
         if root is not None:
             learn_page(root, "home")
     assert LearnedRules().templates == {}
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        "<dd></dd>",
+        "<dd> </dd>",
+        "",
+        "<dd><span></span></dd>",
+    ],
+)
+def test_a_label_is_never_the_value_of_an_empty_field_before_it(field: str) -> None:
+    body = (
+        "<main><dl><dt>ISSN</dt><dd>2050-084X</dd><dt>Publisher</dt>"
+        f"{field}<dt>Editor-in-Chief</dt><dd>Vera Quinn</dd></dl></main>"
+    )
+    found = _found(body)
+    assert "publisher" not in found
+    assert found["editor_in_chief"] == "Vera Quinn" and found["issn"] == "2050-084X"
+
+
+def test_an_odd_value_under_a_label_is_its_value_not_the_next_label() -> None:
+    body = (
+        "<main><dl><dt>Publisher</dt><dd>' OR '1'='1</dd><dt>Editor-in-Chief</dt><dd>Vera Quinn</dd></dl></main>"
+    )
+    assert _found(body)["publisher"] == "' OR '1'='1"

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import html
+
+import pytest
+
 from journals.extraction import LearnedRules, extract_journal
-from journals.extraction.titles import TitleCandidate, agreed_title, title_candidates
+from journals.extraction.titles import TitleCandidate, agreed_title, title_candidates, unwrapped
 from journals.items import FetchedPage
 from journals.pages.parsed import parse_html
 
@@ -79,3 +83,28 @@ def test_a_metrics_table_with_a_column_per_year_gives_the_latest_years_value() -
     for table, impact, citescore in ((oldest_first, 3.232, 3.0), (newest_first, 3.508, 2.3)):
         values = _extract(f"<main><h1>Journal of Rocks</h1>{table}</main>")
         assert (values["impact_factor"], values["citescore"]) == (impact, citescore)
+
+
+HOSTILE_TITLES = [
+    '"><img src=x onerror=alert(1)> Journal of Images',
+    "-2+3+cmd|' /C calc'!A0 Journal",
+    "— Poems of the Sea",
+    "Journal of Rocks (Online)",
+    "(a) Notes on Sand (b)",
+    "'s Review of Tests",
+]
+
+
+@pytest.mark.parametrize("title", HOSTILE_TITLES)
+def test_a_title_is_kept_as_the_page_shows_it(title: str) -> None:
+    shown = html.escape(title)
+    body = f"<main><h1>{shown}</h1><p>ISSN 2050-084X</p></main>"
+    assert _extract(body, f"<title>{shown}</title>")["title"] == title
+
+
+def test_only_marks_wrapping_a_whole_name_are_dropped() -> None:
+    assert unwrapped('"Journal of Rocks"') == "Journal of Rocks"
+    assert unwrapped("[ (Journal of Rocks) ]") == "Journal of Rocks"
+    assert unwrapped('"><img src=x> Journal') == '"><img src=x> Journal'
+    assert unwrapped("(a) b (c)") == "(a) b (c)"
+    assert unwrapped('"a" and "b"') == '"a" and "b"'

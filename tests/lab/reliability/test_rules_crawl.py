@@ -4,14 +4,18 @@ is waited for, a page nested 300 deep is read, and a password in a URL neither c
 
 from __future__ import annotations
 
+import csv
 import itertools
+import json
 import re
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from lab.reliability.rules import DISALLOWING, HIDDEN_WORD, RETRY_AFTER, rules_crawl
+from journals.csv_cells import defuse_formula
+from lab.reliability.harness import url_path
+from lab.reliability.rules import CHARSET_RULES, DISALLOWING, HIDDEN_WORD, RETRY_AFTER, rules_crawl
 
 ROBOTS_SETTINGS = ("DOWNLOAD_TIMEOUT=2", "RETRY_TIMES=1")
 """A robots.txt that never answers is given up after two tries of 2 s."""
@@ -98,3 +102,27 @@ def test_a_journal_lost_to_a_redirect_loop_is_a_failed_page_logged_as_such(tmp_p
     assert len(run.journals_lost) == 1, run.result.log[-2000:]
     assert run.result.stats.get("journals/failed_pages/redirect_loop") == 1
     assert "Page failed (redirect_loop)" in run.result.log
+
+
+@pytest.mark.parametrize("rule", [*CHARSET_RULES, "charset-euc_kr", "charset-cp1253"])
+def test_journal_pages_in_an_undeclared_legacy_charset_keep_their_titles(tmp_path: Path, rule: str) -> None:
+    run = rules_crawl(tmp_path, rule)
+    assert run.result.returncode == 0, run.result.log[-2000:]
+    assert run.journals_lost == []
+    expected = {url_path(j["url"]): run.server.titles[j["values"]["title"]] for j in run.truth["journals"]}
+    assert run.stored == expected
+
+
+@pytest.mark.parametrize("rule", ["titles-hostile", "titles-hostile-other"])
+def test_hostile_titles_are_stored_as_shown_and_defused_only_in_the_csv(tmp_path: Path, rule: str) -> None:
+    feeds = {str(tmp_path / "journals.json"): {"format": "json"}, str(tmp_path / "journals.csv"): {"format": "csv"}}
+    run = rules_crawl(tmp_path, rule, (f"FEEDS={json.dumps(feeds)}",))
+    assert run.result.returncode == 0, run.result.log[-2000:]
+    hostile = set(run.server.titles.values())
+    assert len(hostile) == 8
+    stored = {title for title in run.stored.values() if title in hostile}
+    assert stored == hostile
+    exported = {item["title"] for item in json.loads((tmp_path / "journals.json").read_text(encoding="utf-8"))}
+    assert hostile <= exported
+    cells = {row["title"] for row in csv.DictReader((tmp_path / "journals.csv").open(encoding="utf-8"))}
+    assert {defuse_formula(title) for title in hostile} <= cells
