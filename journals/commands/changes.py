@@ -20,6 +20,7 @@ from scrapy.exceptions import UsageError
 
 from journals.commands.export import write_rows
 from journals.commands.integrate import exporter_for
+from journals.exporters import feed_path_problem
 from journals.extensions.interruption import INTERRUPTED_EXIT_CODE
 from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database
@@ -59,6 +60,8 @@ class Command(ScrapyCommand):
         since = parse_date(opts.since) if opts.since else None
         if opts.output:
             exporter_for(Path(opts.output), self.settings)
+            if (problem := feed_path_problem(Path(opts.output))) is not None:
+                raise UsageError(f"cannot write -O {opts.output}: {problem}", print_help=False)
         try:
             engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:

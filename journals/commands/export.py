@@ -22,7 +22,7 @@ from scrapy.settings import BaseSettings
 from scrapy.utils.conf import feed_complete_default_values_from_settings
 
 from journals.commands.integrate import exporter_for
-from journals.exporters import TEMPORARY_SUFFIX
+from journals.exporters import TEMPORARY_SUFFIX, feed_path_problem
 from journals.extensions.interruption import INTERRUPTED_EXIT_CODE
 from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database
@@ -63,6 +63,8 @@ class Command(ScrapyCommand):
             raise UsageError("name the file to write, e.g. scrapy export journals.csv (.csv, .json, .jsonl)")
         for path in [*args, *([opts.history] if opts.history else [])]:
             exporter_for(Path(path), self.settings)  # an unknown extension fails before any work
+            if (problem := feed_path_problem(Path(path))) is not None:
+                raise UsageError(f"cannot write {path}: {problem}", print_help=False)
         try:
             engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:

@@ -1,9 +1,9 @@
 """Record every finished crawl's Scrapy stats in the ``crawl_runs`` table of ``DATABASE_URL``.
 
-``scrapy report`` shows the last one; under scrapyd the row names its job (``scrapyd/job``: the ``_job``
-spider argument scrapyd passes, or the ``SCRAPY_JOB`` of older scrapyds), so ``scrapy jobs`` can tell a finished job that failed its health check from a
-healthy one. Setting: ``CRAWL_RUNS_ENABLED`` (default True). A database that cannot be reached is logged as a
-warning: the stats are a record of the crawl, never a reason to fail it.
+``scrapy report`` shows the last one. Under scrapyd the row names its job (``scrapyd/job``: the ``_job`` spider
+argument scrapyd passes, or the ``SCRAPY_JOB`` of older scrapyds), so ``scrapy jobs`` can tell a finished job that
+failed its health check from a healthy one. Setting: ``CRAWL_RUNS_ENABLED`` (default True). A database that cannot
+be reached is logged as a warning: the stats are a record of the crawl, never a reason to fail it.
 """
 
 from __future__ import annotations

@@ -97,3 +97,13 @@ def test_export_refuses_a_missing_database_and_an_unknown_format(tmp_path: Path)
     assert not (tmp_path / "none.db").exists()
     unknown = run_scrapy("export", str(tmp_path / "t.xlsx"), "-s", f"DATABASE_URL=sqlite:///{tmp_path / 'none.db'}")
     assert unknown.returncode != 0 and "no exporter for .xlsx" in unknown.stderr
+
+
+def test_export_and_changes_refuse_a_file_they_cannot_write_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    database = f"DATABASE_URL=sqlite:///{tmp_path / 'none.db'}"
+    for command in (("export", str(tmp_path / "a-file" / "t.csv")), ("changes", "-O", "/proc/t.csv")):
+        refused = run_scrapy(*command, "-s", database)
+        assert refused.returncode == 2, refused.stderr
+        assert "cannot write" in refused.stderr and "Traceback" not in refused.stderr
+    assert not (tmp_path / "none.db").exists()
