@@ -8,7 +8,7 @@ import logging
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Self
 from urllib.parse import unquote, urlsplit
@@ -16,9 +16,14 @@ from urllib.parse import unquote, urlsplit
 from itemadapter import ItemAdapter
 from scrapy import Spider
 from scrapy.crawler import Crawler
-from scrapy.exporters import CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
+from scrapy.exceptions import UsageError
+from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
 from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.item import Field
+from scrapy.settings import BaseSettings
+from scrapy.utils.conf import feed_complete_default_values_from_settings
+from scrapy.utils.misc import load_object
+from scrapy.utils.python import without_none_values
 
 from journals.csv_cells import defuse_formula
 from journals.extensions.interruption import crawl_interrupted
@@ -172,3 +177,45 @@ def feed_path_problem(path: Path) -> str | None:
     os.close(handle)
     os.unlink(probe)
     return None
+
+
+def exporter_for(path: Path, settings: BaseSettings) -> type[BaseItemExporter]:
+    """The item exporter class a crawl's feed would use for ``path``'s extension; else a one-line UsageError.
+
+    Formats come from ``FEED_EXPORTERS`` merged over ``FEED_EXPORTERS_BASE``, as Scrapy's feed exports read them.
+    """
+    exporters = without_none_values(settings.getwithbase("FEED_EXPORTERS"))
+    extension = path.suffix.removeprefix(".")
+    if extension not in exporters:
+        known = ", ".join(f".{name}" for name in sorted(exporters))
+        raise UsageError(
+            f"-O {path.name}: no exporter for {path.suffix or 'a file without extension'}; use one of {known}",
+            print_help=False,
+        )
+    return load_object(exporters[extension])
+
+
+def write_rows(rows: Iterable[Mapping[str, Any]], path: Path, fields: Sequence[str], settings: BaseSettings) -> None:
+    """Write ``rows`` (only ``fields``, in order) to ``path`` with the exporter and feed options a crawl's
+    ``-O path`` would use, through ``path.tmp`` moved into place when complete: whatever stops the writing
+    leaves the previous file as it was and no temporary file behind."""
+    exporter_class = exporter_for(path, settings)
+    options = feed_complete_default_values_from_settings({"fields": list(fields)}, settings, str(path))
+    temporary = Path(f"{path}{TEMPORARY_SUFFIX}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with temporary.open("wb") as out:
+            exporter = exporter_class(
+                out,
+                fields_to_export=options["fields"],
+                encoding=options["encoding"],
+                indent=options["indent"],
+                **options["item_export_kwargs"],
+            )
+            exporter.start_exporting()
+            for row in rows:
+                exporter.export_item({name: row.get(name) for name in fields})
+            exporter.finish_exporting()
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)

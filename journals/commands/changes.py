@@ -18,9 +18,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from journals.commands.export import write_rows
-from journals.commands.integrate import exporter_for
-from journals.exporters import feed_path_problem
+from journals.exporters import exporter_for, feed_path_problem, write_rows
 from journals.extensions.interruption import INTERRUPTED_EXIT_CODE
 from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database

@@ -10,19 +10,14 @@ place when complete: an export stopped half-way (Ctrl-C) leaves the previous fil
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.settings import BaseSettings
-from scrapy.utils.conf import feed_complete_default_values_from_settings
 
-from journals.commands.integrate import exporter_for
-from journals.exporters import TEMPORARY_SUFFIX, feed_path_problem
+from journals.exporters import exporter_for, feed_path_problem, write_rows
 from journals.extensions.interruption import INTERRUPTED_EXIT_CODE
 from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database
@@ -85,29 +80,3 @@ class Command(ScrapyCommand):
         written = ", ".join([*args, *([opts.history] if opts.history else [])])
         crawl = f" (the crawl of {table.snapshot.crawled_at:%Y-%m-%d %H:%M} UTC)" if table.snapshot else ""
         print(f"journals table: {len(table.rows)} journals{crawl} -> {written}")
-
-
-def write_rows(rows: Iterable[Mapping[str, Any]], path: Path, fields: Sequence[str], settings: BaseSettings) -> None:
-    """Write ``rows`` (only ``fields``, in order) to ``path`` with the exporter and feed options a crawl's
-    ``-O path`` would use, through ``path.tmp`` moved into place when complete: whatever stops the writing
-    leaves the previous file as it was and no temporary file behind."""
-    exporter_class = exporter_for(path, settings)
-    options = feed_complete_default_values_from_settings({"fields": list(fields)}, settings, str(path))
-    temporary = Path(f"{path}{TEMPORARY_SUFFIX}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with temporary.open("wb") as out:
-            exporter = exporter_class(
-                out,
-                fields_to_export=options["fields"],
-                encoding=options["encoding"],
-                indent=options["indent"],
-                **options["item_export_kwargs"],
-            )
-            exporter.start_exporting()
-            for row in rows:
-                exporter.export_item({name: row.get(name) for name in fields})
-            exporter.finish_exporting()
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)

@@ -2,11 +2,10 @@
 
 Reads every source's attribute rows (and, for label-less sources, their cached pages) from ``DATABASE_URL``,
 links journals, maps attributes, fuses values, writes ``integrated_journals``, ``integrated_members``,
-``integrated_values`` and ``mappings`` back, exports one row per journal and prints a summary.
-
-The export goes through the item exporter that a crawl's feed would use for the same file extension
-(``FEED_EXPORTERS`` over ``FEED_EXPORTERS_BASE``), so ``.csv`` gets the project's formula-defusing
-:class:`~journals.exporters.FlatCsvItemExporter`, and ``.json``/``.jsonl`` Scrapy's JSON exporters.
+``integrated_values`` and ``mappings`` back and prints a summary. ``-O`` writes the journals table made from
+this integration, as ``scrapy export`` does (one row per journal under its stable key, every attribute and each
+metric's year a column: :mod:`journals.table.columns`), through the item exporter a crawl's feed would use for the
+same file extension (:func:`journals.exporters.write_rows`).
 """
 
 from __future__ import annotations
@@ -20,25 +19,16 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-from scrapy.exporters import BaseItemExporter
-from scrapy.settings import BaseSettings
-from scrapy.utils.conf import feed_complete_default_values_from_settings
-from scrapy.utils.misc import load_object
-from scrapy.utils.python import without_none_values
 
-from journals.exporters import feed_path_problem
+from journals.exporters import exporter_for, feed_path_problem, write_rows
 from journals.integration.crawled import integration_inputs, integration_rows
-from journals.integration.evaluation import EVALUATED, evaluate, label_vocabulary
+from journals.integration.evaluation import evaluate, label_vocabulary
 from journals.integration.fusion import conflicts
 from journals.integration.integrator import Integrated, integrate
+from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database
 from journals.store.integration_io import cached_pages, crawled_rows, save_integration
-from journals.vocabulary import metric_names
-
-METRIC_YEAR_FIELDS = tuple(f"{name}_year" for name in metric_names())
-"""The fused metrics' years, a column each (``impact_factor_year``…), as in the crawl's feeds."""
-EXPORT_FIELDS = ("title", *EVALUATED, *METRIC_YEAR_FIELDS, "sources")
-"""The exported columns: the crawl's item fields, plus the sources listing the journal."""
+from journals.table.columns import table_columns
 
 
 class Command(ScrapyCommand):
@@ -83,66 +73,17 @@ class Command(ScrapyCommand):
         result = integrate(inputs.records, inputs.attributes)
         rows = integration_rows(result, inputs.journal_ids)
         save_integration(engine, rows.journals, rows.members, rows.values, rows.mappings)
-        engine.dispose()
-        if opts.output:
-            export(table_rows(result), Path(opts.output), self.settings)
+        try:
+            table = latest_table(engine) if opts.output else None
+        finally:
+            engine.dispose()
+        if table is not None:
+            write_rows(table.rows, Path(opts.output), table_columns(), self.settings)
         print(summary(result, inputs.candidate_sources))
         if opts.truth:
             truth = json.loads(Path(opts.truth).read_text(encoding="utf-8"))
             json.dump(evaluate(result, truth), sys.stdout, indent=2, sort_keys=True)
             print()
-
-
-def table_rows(result: Integrated) -> list[dict[str, Any]]:
-    """One flat row per integrated journal with the crawl's field names."""
-    rows = []
-    for journal, sources in result.sources.items():
-        row: dict[str, Any] = {"title": result.titles.get(journal), "sources": ";".join(sources)}
-        for name in EVALUATED:
-            fused = result.fusion.values.get((journal, name))
-            row[name] = None if fused is None else (fused.number if fused.number is not None else fused.text)
-            if fused is not None and f"{name}_year" in METRIC_YEAR_FIELDS:
-                row[f"{name}_year"] = fused.year
-        rows.append({field: row.get(field) for field in EXPORT_FIELDS})
-    return rows
-
-
-def exporter_for(path: Path, settings: BaseSettings) -> type[BaseItemExporter]:
-    """The item exporter class a crawl's feed would use for ``path``'s extension; else a one-line UsageError.
-
-    Formats come from ``FEED_EXPORTERS`` merged over ``FEED_EXPORTERS_BASE``, as Scrapy's feed exports read them.
-    """
-    exporters = without_none_values(settings.getwithbase("FEED_EXPORTERS"))
-    extension = path.suffix.removeprefix(".")
-    if extension not in exporters:
-        known = ", ".join(f".{name}" for name in sorted(exporters))
-        raise UsageError(
-            f"-O {path.name}: no exporter for {path.suffix or 'a file without extension'}; use one of {known}",
-            print_help=False,
-        )
-    return load_object(exporters[extension])
-
-
-def export(rows: list[dict[str, Any]], path: Path, settings: BaseSettings) -> None:
-    """Write ``rows`` to ``path`` (overwritten) with the exporter and feed options a crawl's ``-O path`` would use.
-
-    The exporter is built directly rather than by Scrapy's ``FeedExporter``, which only runs inside a crawl;
-    its options (fields, encoding, indent) come from Scrapy's own feed defaults for the same settings.
-    """
-    exporter_class = exporter_for(path, settings)
-    options = feed_complete_default_values_from_settings({"fields": list(EXPORT_FIELDS)}, settings, str(path))
-    with path.open("wb") as out:
-        exporter = exporter_class(
-            out,
-            fields_to_export=options["fields"],
-            encoding=options["encoding"],
-            indent=options["indent"],
-            **options["item_export_kwargs"],
-        )
-        exporter.start_exporting()
-        for row in rows:
-            exporter.export_item(row)
-        exporter.finish_exporting()
 
 
 def summary(result: Integrated, candidate_sources: list[str]) -> str:

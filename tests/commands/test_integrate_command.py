@@ -13,9 +13,11 @@ from conftest import run_scrapy
 from scrapy.exceptions import UsageError
 from scrapy.settings import Settings
 
-from journals.commands.integrate import EXPORT_FIELDS, Command, export, exporter_for
+from journals.commands.integrate import Command
+from journals.exporters import exporter_for, write_rows
 from journals.items import JournalItem
 from journals.store import create_schema, engine_from_url, write_journals
+from journals.table.columns import table_columns
 from settings import default
 
 FORMULA = "=cmd|' /C calc'!A0"
@@ -53,23 +55,7 @@ def test_crawl_then_integrate_meets_the_bars_against_the_truth(sandbox, tmp_path
         assert scores["fused_accuracy"] >= scores["oracle_accuracy"] - 0.05, attribute
 
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert list(rows[0]) == [
-        "title",
-        "issn",
-        "eissn",
-        "impact_factor",
-        "five_year_impact_factor",
-        "citescore",
-        "sjr",
-        "snip",
-        "editor_in_chief",
-        "impact_factor_year",
-        "five_year_impact_factor_year",
-        "citescore_year",
-        "sjr_year",
-        "snip_year",
-        "sources",
-    ]
+    assert list(rows[0]) == list(table_columns())
     assert len(rows) == len(sandbox.truth["relation"])
     # Springer writes its metrics' year ("1.349 (2024)"): the fused values it supports keep it.
     assert {row["sjr_year"] for row in rows} <= {"", "2024"} and any(row["sjr_year"] == "2024" for row in rows)
@@ -107,19 +93,21 @@ def integrate(url: str, *argv: str) -> None:
     command.run([], parser.parse_args(argv))
 
 
+COLUMNS = table_columns()
+
 ROWS = [
-    dict.fromkeys(EXPORT_FIELDS)
+    dict.fromkeys(COLUMNS)
     | {"title": FORMULA, "issn": "0140-6736", "impact_factor": -1.5, "editor_in_chief": "@SUM(A1)", "sources": "x"},
-    dict.fromkeys(EXPORT_FIELDS) | {"title": "Zeitschrift für Optik", "impact_factor": 2.0, "sources": "x;y"},
+    dict.fromkeys(COLUMNS) | {"title": "Zeitschrift für Optik", "impact_factor": 2.0, "sources": "x;y"},
 ]
-"""Rows as ``table_rows`` makes them: every exported field, ``None`` where integration found no value."""
+"""Rows of the journals table: every column, ``None`` where integration found no value."""
 
 
 def test_csv_export_defuses_formula_cells_like_the_crawls_feed(tmp_path: Path) -> None:
     out = tmp_path / "integrated.csv"
-    export(ROWS, out, project_settings())
+    write_rows(ROWS, out, COLUMNS, project_settings())
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert list(rows[0]) == list(EXPORT_FIELDS)
+    assert list(rows[0]) == list(COLUMNS)
     assert rows[0]["title"] == "'" + FORMULA
     assert rows[0]["editor_in_chief"] == "'@SUM(A1)"
     assert rows[0]["impact_factor"] == "-1.5"  # a number is not a formula
@@ -129,11 +117,11 @@ def test_csv_export_defuses_formula_cells_like_the_crawls_feed(tmp_path: Path) -
 @pytest.mark.parametrize("name", ["integrated.json", "integrated.jsonl"])
 def test_json_and_json_lines_exports_keep_values_verbatim(tmp_path: Path, name: str) -> None:
     out = tmp_path / name
-    export(ROWS, out, project_settings())
+    write_rows(ROWS, out, COLUMNS, project_settings())
     text = out.read_text(encoding="utf-8")
     exported = json.loads(text) if name.endswith(".json") else [json.loads(line) for line in text.splitlines()]
     assert [row["title"] for row in exported] == [FORMULA, "Zeitschrift für Optik"]
-    assert exported[0]["impact_factor"] == -1.5 and list(exported[0]) == list(EXPORT_FIELDS)
+    assert exported[0]["impact_factor"] == -1.5 and list(exported[0]) == list(COLUMNS)
 
 
 def test_the_projects_feed_exporters_win_over_scrapys_base() -> None:
