@@ -13,6 +13,7 @@ service on the same machine is never in scope. Host names are compared in their 
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -44,9 +45,13 @@ TRACKING_PARAMETERS = frozenset({"fbclid", "gclid", "dclid", "msclkid", "mc_cid"
 _PATH_PARAMETER = re.compile(r";([^/;?=]+)=[^/;?]*")
 
 
+@functools.lru_cache(maxsize=4096)
 def ascii_host(host: str) -> str:
     """A host name in the form compared everywhere: lower case, IDNA-encoded (``bücher.example`` →
-    ``xn--bcher-kva.example``), without ``www.``; an IP address or a name IDNA refuses is only lower-cased."""
+    ``xn--bcher-kva.example``), without ``www.``; an IP address or a name IDNA refuses is only lower-cased.
+
+    Remembered for the last few thousand hosts: a crawl asks it of every request and every link it judges, on a
+    handful of hosts, and IDNA's codec is slow."""
     host = host.strip().rstrip(".").lower()
     with contextlib.suppress(UnicodeError):
         host = host.encode("idna").decode("ascii")
