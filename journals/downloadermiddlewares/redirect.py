@@ -60,14 +60,26 @@ class ParsedMetaRefreshMiddleware(MetaRefreshMiddleware):
     Its settings are Scrapy's: ``METAREFRESH_ENABLED``, ``METAREFRESH_MAXDELAY``, ``METAREFRESH_IGNORE_TAGS``,
     ``REDIRECT_MAX_TIMES``, ``REDIRECT_PRIORITY_ADJUST``."""
 
+    _judged_spider: object = None
+    _spider_reads: bool = False
+
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Request | Response:
         """A :class:`MetaRefreshSpider`'s response as it came (the spider reads its refresh); any other's as Scrapy
         handles it."""
-        if isinstance(self.crawler.spider, MetaRefreshSpider) and self.crawler.spider.reads_meta_refresh:
+        if self._spider_reads_refresh():
             return response
         return super().process_response(request, response)
+
+    def _spider_reads_refresh(self) -> bool:
+        """Whether the crawl's spider reads meta refreshes itself; judged once per spider (a runtime protocol check
+        costs tens of microseconds, and every response asks it)."""
+        spider = self.crawler.spider
+        if spider is not self._judged_spider:
+            self._judged_spider = spider
+            self._spider_reads = isinstance(spider, MetaRefreshSpider) and spider.reads_meta_refresh
+        return self._spider_reads
 
     def refresh_request(self, response: Response, seconds: float, url: str) -> Request | None:
         """The request following the refresh to ``url`` after ``seconds`` that ``response``'s page declares, as Scrapy

@@ -156,14 +156,7 @@ class Origin:
     def of(cls, url: str) -> Origin | None:
         """The origin of an absolute http(s) URL; None for other schemes, no host, or a port out of range."""
         parts = urlsplit(url)
-        scheme = parts.scheme.lower()
-        if scheme not in DEFAULT_PORTS or not parts.hostname:
-            return None
-        try:
-            port = parts.port or DEFAULT_PORTS[scheme]
-        except ValueError:
-            return None
-        return cls(scheme, ascii_host(parts.hostname), port)
+        return _origin_of(parts.scheme, parts.netloc)
 
     @property
     def on_default_port(self) -> bool:
@@ -172,6 +165,21 @@ class Origin:
 
     def __str__(self) -> str:
         return f"{self.scheme}://{self.host}:{self.port}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _origin_of(scheme: str, netloc: str) -> Origin | None:
+    """:meth:`Origin.of` a URL's scheme and authority, remembered for the last few thousand: a crawl judges every
+    request and every link it follows on a handful of origins."""
+    scheme = scheme.lower()
+    parts = SplitResult(scheme, netloc, "", "", "")
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    try:
+        port = parts.port or DEFAULT_PORTS[scheme]
+    except ValueError:
+        return None
+    return Origin(scheme, ascii_host(parts.hostname), port)
 
 
 class SiteScope:
