@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator, Iterator
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 import scrapy
 from scrapy.exceptions import IgnoreRequest
@@ -103,6 +103,7 @@ class PublisherSpider(scrapy.Spider):
         self.seed_urls = urls
         self._requested: set[str] = set(urls)
         self._listing_forms: dict[str, str] = {}
+        self._meta_refreshes: ParsedMetaRefreshMiddleware | Literal[False] | None = None
         self.source_override = source if len(urls) == 1 else None
         self.sites = crawl_sources(urls, self.source_for, self.extra_hosts())
         """Per source, its scope and listing memory."""
@@ -137,11 +138,12 @@ class PublisherSpider(scrapy.Spider):
         )
         return spider
 
-    @cached_property
     def meta_refreshes(self) -> ParsedMetaRefreshMiddleware | None:
         """The crawl's meta refresh middleware, which makes the request a page's refresh leads to; None when it is
-        not enabled (no refresh is followed)."""
-        return self.crawler.get_downloader_middleware(ParsedMetaRefreshMiddleware)
+        not enabled, or no engine runs (no refresh is followed)."""
+        if self._meta_refreshes is None and self.crawler.engine is not None:
+            self._meta_refreshes = self.crawler.get_downloader_middleware(ParsedMetaRefreshMiddleware) or False
+        return self._meta_refreshes or None
 
     @cached_property
     def pages(self) -> PageStore:
@@ -246,7 +248,7 @@ class PublisherSpider(scrapy.Spider):
         the same request, redirected); nothing is yielded for the page. Past ``REDIRECT_MAX_TIMES``, what the
         request's errback gives of its failure is yielded. None when the refresh is not followed (the page is
         read)."""
-        middleware = self.meta_refreshes
+        middleware = self.meta_refreshes()
         request = response.request
         if middleware is None or request is None:
             return None
