@@ -78,8 +78,9 @@ def read_page(
 ) -> ReadPage:
     """A page decoded and parsed (:class:`~journals.pages.parsed.ParsedPage`), its links (the first ``max_anchors``:
     all of them, a journal page's metrics hops alone, or none), and, given a site's listing ``memory`` (read and
-    updated), its journal list; with ``signs``, a journal or metrics page's signs of being script-built, read in the
-    same pass (an index page's, which count its script letters, are read only when it gives nothing). Given the
+    updated), its journal list; with ``signs``, its signs of being script-built, read in the same pass (an index
+    page's, which count its script letters, only when it links no letter, list or browse link: when it gives
+    nothing). Given the
     ``refreshes`` followed, a page with such a meta refresh is read for that alone (:attr:`ReadPage.refresh`).
 
     A journal page (``links="metrics"``) is also read for what the spider asks of it next: whether it names journal
@@ -91,7 +92,11 @@ def read_page(
     if refreshes is not None and (refresh := refreshes.followed(page)) is not None:
         return ReadPage(page, None, refresh=refresh)
     if links == "all":
-        return read_links(page, max_anchors, memory, letter)
+        index = read_links(page, max_anchors, memory, letter)
+        found = index.links
+        if signs and found is not None and not (found.letters or found.browse or index.group is not None):
+            index.signs = script_signs(page, letters=True)
+        return index
     page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
     found_links = metrics_links(page, url, max_anchors) if links == "metrics" else None
     found_signs = script_signs(page) if signs else None

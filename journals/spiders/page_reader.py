@@ -69,8 +69,8 @@ class PageReader:
         facts: bool = False,
         refresh: bool = True,
     ) -> ReadPage | None:
-        """The page read in the analysis thread, in one hand-off (:func:`~journals.pages.reading.read_page`): a
-        journal or metrics page with its signs of being script-built when ``signs`` (pages may be rendered;
+        """The page read in the analysis thread, in one hand-off (:func:`~journals.pages.reading.read_page`): with
+        its signs of being script-built when ``signs`` (pages may be rendered; an index page's when it gives nothing;
         ``final``: it was rendered or its rendering failed; ``facts``: it is a rendering probe), a journal page given
         its site's ``memory`` read as an index too when it names no journal data; with ``refresh``, a page declaring
         a meta refresh to follow is read for that alone. None, logged and counted, when it is binary. A wrong
@@ -90,7 +90,7 @@ class PageReader:
             memory=memory,
             letter=letter,
             links=links,
-            signs=links != "all" and signs,
+            signs=signs,
             refreshes=self.refreshes if refresh else None,
             final=final,
             facts=facts,

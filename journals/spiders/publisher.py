@@ -299,7 +299,12 @@ class PublisherSpider(scrapy.Spider):
         surely are a journal list (a home page's boxes are not).
         """
         source = response.meta["source"]
-        page = await self._read(response, memory=self.sites[source].memory, letter=response.meta.get("letter"))
+        page = await self._read(
+            response,
+            memory=self.sites[source].memory,
+            letter=response.meta.get("letter"),
+            signs=self.rendering.reads_signs,
+        )
         if not isinstance(page, ReadPage):
             for request in page or ():
                 yield request

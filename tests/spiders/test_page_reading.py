@@ -129,3 +129,11 @@ def test_a_journal_page_is_read_for_what_the_spider_asks_next() -> None:
     assert lists.names_data is False
     assert lists.as_index is not None and lists.as_index.group is not None
     assert len(lists.as_index.group.anchors) == 6
+
+
+def test_an_index_page_is_read_with_its_signs_only_when_it_gives_nothing() -> None:
+    app = b"<html><body><div id='app'></div><script src='/app.js'></script></body></html>"
+    empty = read_page(app, "text/html", START, 100, memory=ListingMemory(), signs=True)
+    assert empty.signs is not None and empty.signs.script_built
+    listing = read_page(SUBJECT, "text/html", START, 100, memory=ListingMemory(), signs=True)
+    assert listing.group is not None and listing.signs is None
