@@ -2,19 +2,23 @@
 
 The reading itself is pure (:mod:`journals.pages.reading`); this is its hand-off from the reactor to the analysis
 thread (:class:`~journals.pages.analysis_thread.AnalysisThread`) and back, one per page, with the counts and log
-lines.
+lines, and the following of a page's meta refresh, read in that hand-off, in place of Scrapy's
+``MetaRefreshMiddleware`` (:class:`~journals.downloadermiddlewares.redirect.ParsedMetaRefreshMiddleware`).
 ``response.encoding`` is never asked (nor ``response.follow``, which asks it): without a declared charset, Scrapy
 decodes the whole body to guess it, on the reactor.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
+from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response, TextResponse
+from twisted.python.failure import Failure
 
+from journals.downloadermiddlewares.redirect import ParsedMetaRefreshMiddleware
 from journals.pages.decoding import looks_binary
-from journals.pages.meta_refresh import RefreshRule
+from journals.pages.meta_refresh import MetaRefresh, RefreshRule
 from journals.pages.parsed import MAX_DEPTH
 from journals.pages.reading import LinksRead, ReadPage, lists_journals, read_links, read_page
 from journals.pages.script_signs import names_journal_data
@@ -52,6 +56,7 @@ class PageReader:
         self._crawler = crawler
         self._logger = logger
         self._reclassified_logged: set[str] = set()
+        self._meta_refreshes: ParsedMetaRefreshMiddleware | Literal[False] | None = None
 
     def _inc(self, key: str) -> None:
         assert self._crawler.stats is not None
@@ -113,6 +118,49 @@ class PageReader:
                 "Page %s: nested deeper than %d elements, read below that depth as text", response.url, MAX_DEPTH
             )
         return page
+
+    async def read_or_follow(self, response: Response, **reading: Any) -> ReadPage | list[Any] | None:
+        """``response``'s page read (:meth:`read`, with ``reading``'s arguments; None when binary); or, when it
+        declares a meta refresh that Scrapy would follow, what the callback yields instead of reading it
+        (:meth:`follow_refresh`)."""
+        page = await self.read(response, **reading)
+        if page is None or page.refresh is None:
+            return page
+        followed = self.follow_refresh(response, page.refresh)
+        if followed is not None:
+            return followed
+        return await self.read(response, refresh=False, **reading)
+
+    def follow_refresh(self, response: Response, refresh: MetaRefresh) -> list[Any] | None:
+        """Follow ``response``'s meta refresh as Scrapy's redirects do
+        (:meth:`~journals.downloadermiddlewares.redirect.ParsedMetaRefreshMiddleware.refresh_request`): the request is
+        handed to the engine, as a downloader middleware's redirect is (not through the spider middlewares: it is
+        the same request, redirected), and judged in scope as it is downloaded; nothing is yielded for the page.
+        Past ``REDIRECT_MAX_TIMES``, what the request's errback gives of its failure is yielded. None when the
+        refresh is not followed (the page is read)."""
+        middleware = self._meta_refresh_middleware()
+        request = response.request
+        if middleware is None or request is None:
+            return None
+        try:
+            redirected = middleware.refresh_request(response, refresh.seconds, refresh.url)
+        except IgnoreRequest as error:
+            failure = Failure(error)
+            failure.request = request  # type: ignore[attr-defined]  # as Scrapy hands an errback its failure
+            return list(request.errback(failure) or []) if request.errback is not None else []
+        if redirected is None:
+            return None
+        assert self._crawler.engine is not None
+        self._crawler.engine.crawl(redirected)
+        return []
+
+    def _meta_refresh_middleware(self) -> ParsedMetaRefreshMiddleware | None:
+        """The crawl's meta refresh middleware, which makes the request a refresh leads to; None when it is not
+        enabled, or no engine runs (no refresh is followed)."""
+        if self._meta_refreshes is None and self._crawler.engine is not None:
+            found = self._crawler.get_downloader_middleware(ParsedMetaRefreshMiddleware)
+            self._meta_refreshes = found if found is not None else False
+        return self._meta_refreshes or None
 
     async def as_listing(self, response: Response, page: ReadPage, memory: ListingMemory) -> ReadPage | None:
         """The page read as a listing when the list promised a journal but it lists journals instead (a subject's

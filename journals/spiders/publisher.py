@@ -14,20 +14,16 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator, Iterator
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import scrapy
-from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from scrapy.settings import SETTINGS_PRIORITIES
-from twisted.python.failure import Failure
 
-from journals.downloadermiddlewares.redirect import ParsedMetaRefreshMiddleware
 from journals.downloadermiddlewares.rendering_policy import RenderingPolicy
 from journals.extensions.page_store import PageStore, page_store
 from journals.items import FetchedPage, JournalPages
 from journals.pages.analysis_thread import AnalysisThread
-from journals.pages.meta_refresh import MetaRefresh
 from journals.pages.navigation import Anchor, PageLinks
 from journals.pages.reading import ReadPage, index_letter
 from journals.pages.rendering_state import PageRole, resolve_render_mode
@@ -63,11 +59,9 @@ class PublisherSpider(scrapy.Spider):
     URL the spider requested is canonical already. A journal's request names its listing page by URL (kept in the
     crawl's :class:`~journals.extensions.page_store.PageStore` and the page cache), never carries a copy of it.
 
-    Each response is read in one hand-off to the analysis thread (:class:`~journals.spiders.page_reader.PageReader`),
-    its meta refresh included: a page that declares one is left for where it leads, as Scrapy's
-    ``MetaRefreshMiddleware`` would have left it, the request made by
-    :class:`~journals.downloadermiddlewares.redirect.ParsedMetaRefreshMiddleware` and judged in scope as it is
-    downloaded.
+    Each response is read in one hand-off to the analysis thread, its meta refresh included: a page that declares
+    one is left for where it leads (:meth:`~journals.spiders.page_reader.PageReader.read_or_follow`), as Scrapy's
+    ``MetaRefreshMiddleware`` would have left it.
 
     Bounds (:class:`~journals.spiders.bounds.CrawlBounds`): requests per source, letter nesting, listing pages per
     letter. A listing page whose journals are all known already (endless "Next" pages repeating a list, calendars)
@@ -103,7 +97,6 @@ class PublisherSpider(scrapy.Spider):
         self.seed_urls = urls
         self._requested: set[str] = set(urls)
         self._listing_forms: dict[str, str] = {}
-        self._meta_refreshes: ParsedMetaRefreshMiddleware | Literal[False] | None = None
         self.source_override = source if len(urls) == 1 else None
         self.sites = crawl_sources(urls, self.source_for, self.extra_hosts())
         """Per source, its scope and listing memory."""
@@ -137,13 +130,6 @@ class PublisherSpider(scrapy.Spider):
             logger=spider.logger,
         )
         return spider
-
-    def meta_refreshes(self) -> ParsedMetaRefreshMiddleware | None:
-        """The crawl's meta refresh middleware, which makes the request a page's refresh leads to; None when it is
-        not enabled, or no engine runs (no refresh is followed)."""
-        if self._meta_refreshes is None and self.crawler.engine is not None:
-            self._meta_refreshes = self.crawler.get_downloader_middleware(ParsedMetaRefreshMiddleware) or False
-        return self._meta_refreshes or None
 
     @cached_property
     def pages(self) -> PageStore:
@@ -229,41 +215,6 @@ class PublisherSpider(scrapy.Spider):
             form = self._listing_forms[url] = listing_url(url)
         return form
 
-    async def _read(self, response: Response, **reading: Any) -> ReadPage | list[Any] | None:
-        """``response``'s page read (:meth:`~journals.spiders.page_reader.PageReader.read`; None when binary); or,
-        when it declares a meta refresh that Scrapy would follow, what the callback yields instead of reading it
-        (:meth:`_refresh`)."""
-        page = await self.reader.read(response, **reading)
-        if page is None or page.refresh is None:
-            return page
-        followed = self._refresh(response, page.refresh)
-        if followed is not None:
-            return followed
-        return await self.reader.read(response, refresh=False, **reading)
-
-    def _refresh(self, response: Response, refresh: MetaRefresh) -> list[Any] | None:
-        """Follow ``response``'s meta refresh as Scrapy's redirects do
-        (:meth:`~journals.downloadermiddlewares.redirect.ParsedMetaRefreshMiddleware.refresh_request`): the request is
-        handed to the engine, as a downloader middleware's redirect is (not through the spider middlewares: it is
-        the same request, redirected); nothing is yielded for the page. Past ``REDIRECT_MAX_TIMES``, what the
-        request's errback gives of its failure is yielded. None when the refresh is not followed (the page is
-        read)."""
-        middleware = self.meta_refreshes()
-        request = response.request
-        if middleware is None or request is None:
-            return None
-        try:
-            redirected = middleware.refresh_request(response, refresh.seconds, refresh.url)
-        except IgnoreRequest as error:
-            failure = Failure(error)
-            failure.request = request  # type: ignore[attr-defined]  # as Scrapy hands an errback its failure
-            return list(request.errback(failure) or []) if request.errback is not None else []
-        if redirected is None:
-            return None
-        assert self.crawler.engine is not None
-        self.crawler.engine.crawl(redirected)
-        return []
-
     def _new(self, url: str) -> bool:
         """Whether ``url`` (canonical) was not requested by this spider yet; it is from now on.
 
@@ -299,7 +250,7 @@ class PublisherSpider(scrapy.Spider):
         surely are a journal list (a home page's boxes are not).
         """
         source = response.meta["source"]
-        page = await self._read(
+        page = await self.reader.read_or_follow(
             response,
             memory=self.sites[source].memory,
             letter=response.meta.get("letter"),
@@ -442,7 +393,7 @@ class PublisherSpider(scrapy.Spider):
         """A journal's home page: hop to its metrics page when it links one, else yield the journal; a page that
         lists journals instead is read as a listing."""
         source = response.meta["source"]
-        page = await self._read(
+        page = await self.reader.read_or_follow(
             response,
             memory=self.sites[source].memory,
             links="metrics",
@@ -511,7 +462,7 @@ class PublisherSpider(scrapy.Spider):
         self, response: Response, home_url: str, home_from_cache: bool, listing_url: str, listing_title: str
     ) -> AsyncIterator[scrapy.Request | JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal (its links are not read)."""
-        read = await self._read(
+        read = await self.reader.read_or_follow(
             response,
             links="none",
             signs=self.rendering.reads_signs,
