@@ -178,6 +178,9 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's redirects, but a loop ends where it is seen, as a failed page (journals.downloadermiddlewares.redirect).
     "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
     "journals.downloadermiddlewares.redirect.RedirectLoopMiddleware": 600,
+    # Scrapy's meta refreshes, read where the spider parses the page rather than scanned on the reactor.
+    "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
+    "journals.downloadermiddlewares.redirect.ParsedMetaRefreshMiddleware": 580,
     # Before the page cache (900), which keeps a rendered page apart from the HTML its site served.
     "journals.downloadermiddlewares.rendering.RenderingMiddleware": 880,
     # A host is probed with a bare connection before its first download (after the page cache: a replay needs no

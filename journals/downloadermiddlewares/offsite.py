@@ -62,11 +62,21 @@ class ScopeMiddleware(OffsiteMiddleware):
         super().__init__(*args, **kwargs)
         self._refused_origins: set[str] = set()
         self._private_site: bool | None = None
+        self._judged_spider: object = None
+        self._scoped_spider: ScopedSpider | None = None
+
+    def _scoped(self, spider: object) -> ScopedSpider | None:
+        """``spider`` when it is a :class:`ScopedSpider`, else None; judged once per spider (a runtime protocol check
+        costs tens of microseconds, and every request asks it twice)."""
+        if spider is not self._judged_spider:
+            self._judged_spider = spider
+            self._scoped_spider = spider if isinstance(spider, ScopedSpider) else None
+        return self._scoped_spider
 
     def request_scheduled(self, request: Request, spider: Spider) -> None:
         """Let every request of a spider with a scope be queued: it is judged when downloaded (see the module's
         docstring); other spiders' requests are judged as Scrapy's offsite middleware does."""
-        if not isinstance(spider, ScopedSpider):
+        if self._scoped(spider) is None:
             super().process_request(request)  # Scrapy's own (synchronous) check
 
     async def process_request(self, request: Request, spider: Spider | None = None) -> Request | None:
@@ -74,14 +84,16 @@ class ScopeMiddleware(OffsiteMiddleware):
 
         A spider that is no :class:`ScopedSpider` (``scrapy bench``'s, a test's) gets Scrapy's own offsite rule and
         no address check."""
-        if not isinstance(self.crawler.spider, ScopedSpider):
+        scoped = self._scoped(self.crawler.spider)
+        if scoped is None:
             super().process_request(request)
             return None
         if "@" in urlparse_cached(request).netloc:
             # A redirect to a URL carrying a user name and password: the same page without them (journals.pages.scope).
             self.stats.inc_value("scope/user_info_dropped")
             return request.replace(url=strip_user_info(urlparse_cached(request)).geturl())
-        self._check_origin(request)
+        if not scoped.request_in_scope(request):
+            self._refuse(request, "origin", "outside the crawl's site")
         if request.meta.get("proxy"):
             return None
         host = urlparse_cached(request).hostname or ""
@@ -89,11 +101,6 @@ class ScopeMiddleware(OffsiteMiddleware):
         if address is None or not is_private_address(address) or await self._site_is_private():
             return None
         self._refuse(request, "private_address", f"{host} resolves to the private address {address}")
-
-    def _check_origin(self, request: Request) -> None:
-        spider = self.crawler.spider
-        if isinstance(spider, ScopedSpider) and not spider.request_in_scope(request):
-            self._refuse(request, "origin", "outside the crawl's site")
 
     def _refuse(self, request: Request, reason: str, why: str) -> None:
         origin = Origin.of(request.url)
@@ -108,8 +115,8 @@ class ScopeMiddleware(OffsiteMiddleware):
     async def _site_is_private(self) -> bool:
         """Whether a start URL of the spider is on a private address (resolved once)."""
         if self._private_site is None:
-            spider = self.crawler.spider
-            seed_urls = spider.seed_urls if isinstance(spider, ScopedSpider) else []
+            spider = self._scoped(self.crawler.spider)
+            seed_urls = spider.seed_urls if spider is not None else []
             hosts = {urlsplit(url).hostname for url in seed_urls}
             addresses = [host if is_ip_address(host) else await _resolve(host) for host in hosts if host]
             self._private_site = any(a is not None and is_private_address(a) for a in addresses)

@@ -1,19 +1,28 @@
-"""Redirects that come back to a page already on the way: a loop, stopped at once and told as such.
+"""Scrapy's redirects, two ways changed: a loop is stopped where it is seen, and a meta refresh is read where the page
+is parsed.
 
 Scrapy's ``RedirectMiddleware`` follows a loop (``/a`` → ``/a/`` → ``/a``) until the duplicate filter drops the
 request that comes back, at DEBUG level: the journal is lost with no failed page counted and nothing above DEBUG.
-This subclass ends a loop where it is seen, with an ``IgnoreRequest`` whose reason the spider's errback counts as a
-failed page (``journals/failed_pages/redirect_loop``).
+:class:`RedirectLoopMiddleware` ends a loop where it is seen, with an ``IgnoreRequest`` whose reason the spider's
+errback counts as a failed page (``journals/failed_pages/redirect_loop``).
+
+Scrapy's ``MetaRefreshMiddleware`` decodes every HTML response and scans it for a ``<meta http-equiv="refresh">``,
+on the reactor; the project's spiders parse every page anyway, in their analysis thread.
+:class:`ParsedMetaRefreshMiddleware` leaves the responses of such a spider (a :class:`MetaRefreshSpider`) alone and
+decides, as Scrapy does, on the refresh the spider read off the parsed page (:mod:`journals.pages.meta_refresh`);
+any other spider's responses are scanned as Scrapy scans them.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from scrapy import Request
-from scrapy.downloadermiddlewares.redirect import RedirectMiddleware
+from scrapy import Request, Spider
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
+from scrapy.http import HtmlResponse, Response
+from scrapy.utils.httpobj import urlparse_cached
 
 from journals.pages.scope import canonical_url
 
@@ -34,3 +43,60 @@ class RedirectLoopMiddleware(RedirectMiddleware):
             logger.debug("Discarding %s: it redirects back to %s", request, redirected.url)
             raise IgnoreRequest(REDIRECT_LOOP)
         return super()._redirect(redirected, request, reason)
+
+
+@runtime_checkable
+class MetaRefreshSpider(Protocol):
+    """A spider that reads each page's meta refresh off its parsed tree and asks
+    :meth:`ParsedMetaRefreshMiddleware.refresh_request` whether to follow it (the project's spiders)."""
+
+    reads_meta_refresh: bool
+    """True: the spider reads meta refreshes itself."""
+
+
+class ParsedMetaRefreshMiddleware(MetaRefreshMiddleware):
+    """``DOWNLOADER_MIDDLEWARES`` entry in place of Scrapy's ``MetaRefreshMiddleware``; see the module's docstring.
+
+    Its settings are Scrapy's: ``METAREFRESH_ENABLED``, ``METAREFRESH_MAXDELAY``, ``METAREFRESH_IGNORE_TAGS``,
+    ``REDIRECT_MAX_TIMES``, ``REDIRECT_PRIORITY_ADJUST``."""
+
+    _judged_spider: object = None
+    _spider_reads: bool = False
+
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Request | Response:
+        """A :class:`MetaRefreshSpider`'s response as it came (the spider reads its refresh); any other's as Scrapy
+        handles it."""
+        if self._spider_reads_refresh():
+            return response
+        return super().process_response(request, response)
+
+    def _spider_reads_refresh(self) -> bool:
+        """Whether the crawl's spider reads meta refreshes itself; judged once per spider (a runtime protocol check
+        costs tens of microseconds, and every response asks it)."""
+        spider = self.crawler.spider
+        if spider is not self._judged_spider:
+            self._judged_spider = spider
+            self._spider_reads = isinstance(spider, MetaRefreshSpider) and spider.reads_meta_refresh
+        return self._spider_reads
+
+    def refresh_request(self, response: Response, seconds: float, url: str) -> Request | None:
+        """The request following the refresh to ``url`` after ``seconds`` that ``response``'s page declares, as Scrapy
+        makes it (a GET of its request, carrying its meta, its redirect chain one longer); None when Scrapy would
+        not follow it (``dont_redirect``, a ``HEAD`` request, no HTML, not http(s), ``METAREFRESH_MAXDELAY`` or
+        more). ``IgnoreRequest`` past ``REDIRECT_MAX_TIMES``. Where it may go is judged as it is downloaded, as for
+        every request (:class:`~journals.downloadermiddlewares.offsite.ScopeMiddleware`)."""
+        request = response.request
+        if (
+            request is None
+            or request.meta.get("dont_redirect", False)
+            or request.method == "HEAD"
+            or not isinstance(response, HtmlResponse)
+            or urlparse_cached(request).scheme not in {"http", "https"}
+        ):
+            return None
+        redirected = self._redirect_request_using_get(request, response, url)
+        if urlparse_cached(redirected).scheme not in {"http", "https"} or seconds >= self._maxdelay:
+            return None
+        return self._redirect(redirected, request, "meta refresh")

@@ -493,6 +493,17 @@ class RenderingMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         """The middleware of ``crawler``."""
         self.crawler = crawler
+        self._judged_spider: object = None
+        self._rendering_spider: RenderingSpider | None = None
+
+    def _spider(self) -> RenderingSpider | None:
+        """The crawl's spider when it is a :class:`RenderingSpider`, else None; judged once per spider (a runtime
+        protocol check costs tens of microseconds, and every request asks it)."""
+        spider = self.crawler.spider
+        if spider is not self._judged_spider:
+            self._judged_spider = spider
+            self._rendering_spider = spider if isinstance(spider, RenderingSpider) else None
+        return self._rendering_spider
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RenderingMiddleware:
@@ -503,8 +514,8 @@ class RenderingMiddleware:
         """Give ``request`` the meta that renders it, when its spider wants it rendered and it is not yet (nor was
         it fetched as served because the browser failed on it); an index or listing page's script letters are
         clicked too."""
-        spider = self.crawler.spider
-        if not isinstance(spider, RenderingSpider) or request.meta.get("playwright"):
+        spider = self._spider()
+        if spider is None or request.meta.get("playwright"):
             return
         if request.meta.get(RENDERING_FAILED):
             return
@@ -540,5 +551,5 @@ class RenderingMiddleware:
         return request.replace(meta=meta, dont_filter=True)
 
     def _note(self, request: Request, *, failed: bool) -> None:
-        if isinstance(spider := self.crawler.spider, RenderingSpider):
+        if (spider := self._spider()) is not None:
             spider.note_rendering(request, failed=failed)

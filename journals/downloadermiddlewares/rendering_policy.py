@@ -8,8 +8,9 @@ when it has some; from then on every page of that role (:data:`~journals.pages.r
 source is requested in the browser at once. A page that names data but looks unfinished is a probe: rendered, and
 its rendering compared with what it named as served, which decides the role. Counted in ``journals/rendering/*``.
 
-The state and the counts that decide are pure (:mod:`journals.pages.rendering_state`); this module reads pages in
-the crawl's analysis thread, makes the requests and counts.
+The state and the counts that decide are pure (:mod:`journals.pages.rendering_state`); this module makes the requests
+and counts, on what the spider's one reading of the page found (:class:`~journals.pages.reading.ReadPage`), asking the
+crawl's analysis thread only what that reading left out.
 """
 
 from __future__ import annotations
@@ -91,6 +92,21 @@ class RenderingPolicy:
         assert self._crawler.stats is not None
         self._crawler.stats.inc_value(key, count)
 
+    @staticmethod
+    def is_rendered(response: Response) -> bool:
+        """Whether ``response`` is a page the browser rendered (asked to, or replayed from the cache as rendered)."""
+        return bool(response.meta.get("playwright")) or was_rendered(response)
+
+    def is_final(self, response: Response) -> bool:
+        """Whether ``response``'s page is read as it stays: rendered, or its rendering failed (it is not requested
+        again to be rendered)."""
+        return self.is_rendered(response) or bool(response.meta.get(RENDERING_FAILED))
+
+    @staticmethod
+    def is_probe(response: Response) -> bool:
+        """Whether ``response`` is a probe's rendering (or its failure), which is compared with the page as served."""
+        return PROBE_META in response.meta
+
     def wants_rendering(self, request: scrapy.Request) -> bool:
         """Whether ``request`` is to be rendered in the browser (asked as it is about to be downloaded, so a request
         made before its source's pages of its role were found script-built is rendered too): every page with
@@ -147,7 +163,7 @@ class RenderingPolicy:
         (:meth:`_decide_on_probe`), which decides the role."""
         source = response.meta["source"]
         state = self.sources[source]
-        rendered = bool(response.meta.get("playwright")) or was_rendered(response)
+        rendered = self.is_rendered(response)
         if PROBE_META in response.meta and (rendered or response.meta.get(RENDERING_FAILED)):
             await self._decide_on_probe(response, page, role, found=found and rendered)
             return None
@@ -155,7 +171,7 @@ class RenderingPolicy:
             return None
         index = role in INDEX_ROLES
         if rendered:
-            if index or not await self._analysis.run(names_journal_data, page.page):
+            if index or not await self._names_data(page):
                 self._inc(f"journals/rendering/still_empty/{role}")
                 self._logger.info("Rendered %s page %s has nothing to read either", role, response.url)
             return None
@@ -188,13 +204,25 @@ class RenderingPolicy:
             return {"served": False, "browser": None, "probe": 0}[await self._probe_wanted(state, role)]
         if not signs.script_built:
             return False
-        if index or not await self._analysis.run(names_journal_data, page.page):
+        if index or not await self._names_data(page):
             return None
         wanted = await self._probe_wanted(state, role) if signs.unfinished else "served"
         if wanted == "served":
             state.served_with_data[role] += 1
             return False
-        return None if wanted == "browser" else await self._analysis.run(journal_facts, page.page)
+        return None if wanted == "browser" else await self._facts(page)
+
+    async def _names_data(self, page: ReadPage) -> bool:
+        """Whether ``page`` names journal data: as its reading found, else asked of the analysis thread."""
+        if page.names_data is not None:
+            return page.names_data
+        return await self._analysis.run(names_journal_data, page.page)
+
+    async def _facts(self, page: ReadPage) -> int:
+        """How much journal data ``page`` names: as its reading found, else asked of the analysis thread."""
+        if page.facts is not None:
+            return page.facts
+        return await self._analysis.run(journal_facts, page.page)
 
     async def _probe_wanted(self, state: SourceRendering, role: PageRole) -> Literal["probe", "browser", "served"]:
         """:meth:`~journals.pages.rendering_state.SourceRendering.probe_wanted`, a wait that timed out counted
@@ -249,7 +277,7 @@ class RenderingPolicy:
             elif role in INDEX_ROLES:
                 rendered = served + found
             else:
-                rendered = await self._analysis.run(journal_facts, page.page)
+                rendered = await self._facts(page)
         finally:
             state.end_probe(role)
         decision = state.decide_on_probe(role, rendered=rendered, served=served)

@@ -1,7 +1,9 @@
 """A page read for the crawl: decoded and parsed once, its links classified and, on an index page, its journal list.
 
-Pure: the spider runs these functions in its analysis thread (:class:`~journals.pages.analysis_thread.AnalysisThread`),
-so a page reaches the reactor parsed and read.
+Pure: the spider runs :func:`read_page` in its analysis thread
+(:class:`~journals.pages.analysis_thread.AnalysisThread`), once per page, so a page reaches the reactor parsed and
+read: everything the spider may ask of it (its links, its journal list, its meta refresh, whether it names journal
+data, a journal page read as a listing) is read in that one hand-off, rather than in a hand-off for each question.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from journals.pages.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
+from journals.pages.meta_refresh import MetaRefresh, RefreshRule
 from journals.pages.navigation import PageLinks, is_about, metrics_links, page_links
 from journals.pages.parsed import ParsedPage
-from journals.pages.script_signs import ScriptSigns, script_signs
+from journals.pages.script_signs import ScriptSigns, journal_facts, names_journal_data, script_signs
 
 LinksRead = Literal["all", "metrics", "none"]
 """Which links of a page are read: all (index pages), a journal page's metrics hops, none (a metrics page)."""
@@ -35,6 +38,18 @@ class ReadPage:
     group: EntryGroup | None = None
     signs: ScriptSigns | None = None
     """The page's signs of being script-built, when read with it."""
+    refresh: MetaRefresh | None = None
+    """The meta refresh to follow the page declares, when refreshes were read: a page that has one is read for
+    nothing else (it is left, as Scrapy's ``MetaRefreshMiddleware`` leaves it, before the spider reads it)."""
+    names_data: bool | None = None
+    """Whether the page's visible text names journal data
+    (:func:`~journals.pages.script_signs.names_journal_data`); None when not read with it."""
+    facts: int | None = None
+    """How much journal data the page names (:func:`~journals.pages.script_signs.journal_facts`, what a rendering
+    probe compares); None when not read with it."""
+    as_index: ReadPage | None = None
+    """A journal page that names no journal data, read as an index too (:func:`read_links`: its links and journal
+    list), to be taken for a listing when it lists journals; None when not read so."""
 
     @property
     def text(self) -> str:
@@ -57,17 +72,43 @@ def read_page(
     letter: str | None = None,
     links: LinksRead = "all",
     signs: bool = False,
+    refreshes: RefreshRule | None = None,
+    final: bool = False,
+    facts: bool = False,
 ) -> ReadPage:
     """A page decoded and parsed (:class:`~journals.pages.parsed.ParsedPage`), its links (the first ``max_anchors``:
     all of them, a journal page's metrics hops alone, or none), and, given a site's listing ``memory`` (read and
-    updated), its journal list; with ``signs``, a journal or metrics page's signs of being script-built, read in the
-    same pass (an index page's, which count its script letters, are read only when it gives nothing)."""
+    updated), its journal list; with ``signs``, its signs of being script-built, read in the same pass (an index
+    page's, which count its script letters, only when it links no letter, list or browse link: when it gives
+    nothing). Given the
+    ``refreshes`` followed, a page with such a meta refresh is read for that alone (:attr:`ReadPage.refresh`).
+
+    A journal page (``links="metrics"``) is also read for what the spider asks of it next: whether it names journal
+    data and, naming none, its reading as an index with ``memory`` (:attr:`ReadPage.as_index`), unless it may be
+    rendered first: a page whose signs say it is script-built, not ``final`` (rendered, or its rendering failed),
+    is read as an index once rendered. A script-built or ``final`` metrics page is read for whether it names journal
+    data, and with ``facts`` (a rendering probe) or when it looks unfinished, for how much it names."""
     page = ParsedPage.from_body(url, body, content_type)
-    if links != "all":
-        page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
-        found_links = metrics_links(page, url, max_anchors) if links == "metrics" else None
-        return ReadPage(page, found_links, signs=script_signs(page) if signs else None)
-    return read_links(page, max_anchors, memory, letter)
+    if refreshes is not None and (refresh := refreshes.followed(page)) is not None:
+        return ReadPage(page, None, refresh=refresh)
+    if links == "all":
+        index = read_links(page, max_anchors, memory, letter)
+        found = index.links
+        if signs and found is not None and not (found.letters or found.browse or index.group is not None):
+            index.signs = script_signs(page, letters=True)
+        return index
+    page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
+    found_links = metrics_links(page, url, max_anchors) if links == "metrics" else None
+    found_signs = script_signs(page) if signs else None
+    read = ReadPage(page, found_links, signs=found_signs)
+    script_built = found_signs is not None and found_signs.script_built
+    if links == "metrics" or script_built or (signs and final):
+        read.names_data = names_journal_data(page)
+    if links == "metrics" and memory is not None and not read.names_data and (final or not script_built):
+        read.as_index = read_links(page, max_anchors, memory)
+    if facts or (read.names_data and found_signs is not None and script_built and found_signs.unfinished):
+        read.facts = journal_facts(page)
+    return read
 
 
 def read_links(

@@ -13,6 +13,7 @@ service on the same machine is never in scope. Host names are compared in their 
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -44,9 +45,13 @@ TRACKING_PARAMETERS = frozenset({"fbclid", "gclid", "dclid", "msclkid", "mc_cid"
 _PATH_PARAMETER = re.compile(r";([^/;?=]+)=[^/;?]*")
 
 
+@functools.lru_cache(maxsize=4096)
 def ascii_host(host: str) -> str:
     """A host name in the form compared everywhere: lower case, IDNA-encoded (``bücher.example`` →
-    ``xn--bcher-kva.example``), without ``www.``; an IP address or a name IDNA refuses is only lower-cased."""
+    ``xn--bcher-kva.example``), without ``www.``; an IP address or a name IDNA refuses is only lower-cased.
+
+    Remembered for the last few thousand hosts: a crawl asks it of every request and every link it judges, on a
+    handful of hosts, and IDNA's codec is slow."""
     host = host.strip().rstrip(".").lower()
     with contextlib.suppress(UnicodeError):
         host = host.encode("idna").decode("ascii")
@@ -151,14 +156,7 @@ class Origin:
     def of(cls, url: str) -> Origin | None:
         """The origin of an absolute http(s) URL; None for other schemes, no host, or a port out of range."""
         parts = urlsplit(url)
-        scheme = parts.scheme.lower()
-        if scheme not in DEFAULT_PORTS or not parts.hostname:
-            return None
-        try:
-            port = parts.port or DEFAULT_PORTS[scheme]
-        except ValueError:
-            return None
-        return cls(scheme, ascii_host(parts.hostname), port)
+        return _origin_of(parts.scheme, parts.netloc)
 
     @property
     def on_default_port(self) -> bool:
@@ -167,6 +165,21 @@ class Origin:
 
     def __str__(self) -> str:
         return f"{self.scheme}://{self.host}:{self.port}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _origin_of(scheme: str, netloc: str) -> Origin | None:
+    """:meth:`Origin.of` a URL's scheme and authority, remembered for the last few thousand: a crawl judges every
+    request and every link it follows on a handful of origins."""
+    scheme = scheme.lower()
+    parts = SplitResult(scheme, netloc, "", "", "")
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    try:
+        port = parts.port or DEFAULT_PORTS[scheme]
+    except ValueError:
+        return None
+    return Origin(scheme, ascii_host(parts.hostname), port)
 
 
 class SiteScope:

@@ -55,9 +55,13 @@ class PublisherSpider(scrapy.Spider):
     crawl, the site registry's entry, the project's ``RENDER_PAGES``) and applied by
     :class:`~journals.downloadermiddlewares.rendering_policy.RenderingPolicy`.
 
-    Every URL is requested in its :func:`~journals.pages.scope.canonical_url` form, once. A journal's request names
-    its listing page by URL (kept in the crawl's :class:`~journals.extensions.page_store.PageStore` and the page
-    cache), never carries a copy of it.
+    Every URL is requested in its :func:`~journals.pages.scope.canonical_url` form, once, and canonicalised once: a
+    URL the spider requested is canonical already. A journal's request names its listing page by URL (kept in the
+    crawl's :class:`~journals.extensions.page_store.PageStore` and the page cache), never carries a copy of it.
+
+    Each response is read in one hand-off to the analysis thread, its meta refresh included: a page that declares
+    one is left for where it leads (:meth:`~journals.spiders.page_reader.PageReader.read_or_follow`), as Scrapy's
+    ``MetaRefreshMiddleware`` would have left it.
 
     Bounds (:class:`~journals.spiders.bounds.CrawlBounds`): requests per source, letter nesting, listing pages per
     letter. A listing page whose journals are all known already (endless "Next" pages repeating a list, calendars)
@@ -65,6 +69,9 @@ class PublisherSpider(scrapy.Spider):
     """
 
     name = "publisher"
+    reads_meta_refresh = True
+    """The spider reads each page's meta refresh off its parsed tree
+    (:class:`~journals.downloadermiddlewares.redirect.MetaRefreshSpider`)."""
     max_browse_depth = 2
     """How many "Browse journals A–Z" hops the spider takes from a start page without letters."""
     reader: PageReader
@@ -89,6 +96,7 @@ class PublisherSpider(scrapy.Spider):
         urls = [canonical_url(url) for url in checked]
         self.seed_urls = urls
         self._requested: set[str] = set(urls)
+        self._listing_forms: dict[str, str] = {}
         self.source_override = source if len(urls) == 1 else None
         self.sites = crawl_sources(urls, self.source_for, self.extra_hosts())
         """Per source, its scope and listing memory."""
@@ -194,6 +202,19 @@ class PublisherSpider(scrapy.Spider):
         """Stop the page-analysis thread."""
         self.reader.analysis.shutdown()
 
+    def _canonical(self, url: str) -> str:
+        """``url`` in its :func:`~journals.pages.scope.canonical_url` form: itself when this spider requested it
+        (every URL it requests is canonical), so that the links every page repeats are not canonicalised again."""
+        return url if url in self._requested else canonical_url(url)
+
+    def _listing_form(self, url: str) -> str:
+        """``url`` in its :func:`~journals.pages.scope.listing_url` form, worked out once per URL: every listing
+        page links its letters and pages again."""
+        form = self._listing_forms.get(url)
+        if form is None:
+            form = self._listing_forms[url] = listing_url(url)
+        return form
+
     def _new(self, url: str) -> bool:
         """Whether ``url`` (canonical) was not requested by this spider yet; it is from now on.
 
@@ -229,8 +250,15 @@ class PublisherSpider(scrapy.Spider):
         surely are a journal list (a home page's boxes are not).
         """
         source = response.meta["source"]
-        page = await self.reader.read(response, self.sites[source].memory, response.meta.get("letter"))
-        if page is None:
+        page = await self.reader.read_or_follow(
+            response,
+            memory=self.sites[source].memory,
+            letter=response.meta.get("letter"),
+            signs=self.rendering.reads_signs,
+        )
+        if not isinstance(page, ReadPage):
+            for request in page or ():
+                yield request
             return
         async for request in self._index_requests(response, page, depth):
             yield request
@@ -250,7 +278,7 @@ class PublisherSpider(scrapy.Spider):
         browse_on = (
             depth is not None
             and depth < self.max_browse_depth
-            and any(canonical_url(a.url) not in self._requested for a in links.browse)
+            and any(self._canonical(a.url) not in self._requested for a in links.browse)
         )
         # A start page's weak list (a menu, sister journals in a footer) is read only when the page leads nowhere
         # else: its letters or its "Browse journals" link lead to the list itself.
@@ -266,7 +294,7 @@ class PublisherSpider(scrapy.Spider):
         if again := await self.rendering.render_again(response, page, role, found=found):
             yield again
             return
-        new_entries = [(a, url) for a in entries if (url := canonical_url(a.url)) not in self._requested]
+        new_entries = [(a, url) for a in entries if (url := self._canonical(a.url)) not in self._requested]
         index_depth = response.meta.get("index_depth", 0)
         for anchor in letters:
             if request := self._follow_index(response, anchor, index_letter(anchor.text), index_depth + 1):
@@ -301,7 +329,7 @@ class PublisherSpider(scrapy.Spider):
             return
         index_depth = response.meta.get("index_depth", 0)
         for anchor in links.browse:
-            url = canonical_url(anchor.url)
+            url = self._canonical(anchor.url)
             if self.sites[source].scope.allows(url) and self._new(url) and self.limits.count_request(source, url):
                 yield scrapy.Request(
                     url,
@@ -317,8 +345,8 @@ class PublisherSpider(scrapy.Spider):
         """A request for a letter's listing or one of its pages; None when known, out of scope or out of bounds."""
         source = response.meta["source"]
         state = self.sites[source]
-        url = listing_url(anchor.url)
-        if not state.scope.allows(url) or url in self._requested:
+        url = self._listing_form(anchor.url)
+        if url in self._requested or not state.scope.allows(url):
             return None
         if not self.limits.index_room(source, letter, index_depth, url):
             return None
@@ -365,8 +393,17 @@ class PublisherSpider(scrapy.Spider):
         """A journal's home page: hop to its metrics page when it links one, else yield the journal; a page that
         lists journals instead is read as a listing."""
         source = response.meta["source"]
-        page = await self.reader.read(response, links="metrics", signs=self.rendering.reads_signs)
-        if page is None:
+        page = await self.reader.read_or_follow(
+            response,
+            memory=self.sites[source].memory,
+            links="metrics",
+            signs=self.rendering.reads_signs,
+            final=self.rendering.is_final(response),
+            facts=self.rendering.is_probe(response),
+        )
+        if not isinstance(page, ReadPage):
+            for output in page or ():
+                yield output
             return
         self.rendering.note_reader_actions(response, source)
         if again := await self.rendering.render_again(response, page, "journal", found=False):
@@ -395,8 +432,8 @@ class PublisherSpider(scrapy.Spider):
         assert page.links is not None
         hops = [
             url
-            for url in (canonical_url(a.url) for a in page.links.metrics)
-            if url != canonical_url(response.url) and (scope.allows(url) or Origin.of(url) == here)
+            for url in (self._canonical(a.url) for a in page.links.metrics)
+            if url != self._canonical(response.url) and (scope.allows(url) or Origin.of(url) == here)
         ]
         if not (hops and self.limits.count_request(source, hops[0])):
             self.crawler.stats.inc_value("journals/journal_pages")
@@ -423,9 +460,20 @@ class PublisherSpider(scrapy.Spider):
 
     async def parse_metrics(
         self, response: Response, home_url: str, home_from_cache: bool, listing_url: str, listing_title: str
-    ) -> AsyncIterator[JournalPages]:
+    ) -> AsyncIterator[scrapy.Request | JournalPages]:
         """The metrics page: add it to the journal's pages and yield the journal (its links are not read)."""
-        page = await self.reader.read(response, links="none", signs=self.rendering.reads_signs)
+        read = await self.reader.read_or_follow(
+            response,
+            links="none",
+            signs=self.rendering.reads_signs,
+            final=self.rendering.is_final(response),
+            facts=self.rendering.is_probe(response),
+        )
+        if isinstance(read, list):
+            for output in read:
+                yield output
+            return
+        page = read
         self.rendering.note_reader_actions(response, response.meta["source"])
         if page is not None and (again := await self.rendering.render_again(response, page, "metrics", found=False)):
             yield again

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
 import scrapy
 from scrapy.http import HtmlResponse
 from scrapy.utils.defer import deferred_f_from_coro_f
@@ -9,10 +12,14 @@ from scrapy.utils.test import get_crawler
 
 from journals.extensions.page_store import page_store
 from journals.items import JournalPages
+from journals.pages.analysis_thread import AnalysisThread
+from journals.pages.entries import ListingMemory
 from journals.pages.reading import read_page
 from journals.spiders.publisher import PublisherSpider
 from tests.conftest import project_defaults
 
+P = ParamSpec("P")
+T = TypeVar("T")
 START = "http://publisher.example/journals/"
 HOME = b"<html><body><h1>Acta</h1><a href='/acta/about'>About the journal</a><p>ISSN 1234-5678</p></body></html>"
 METRICS = b"<html><body><h1>Acta</h1><a href='/acta/x'>Something</a><p>Impact factor 3.1</p></body></html>"
@@ -50,3 +57,83 @@ async def test_journal_and_metrics_pages_are_kept_parsed_for_the_pipelines() -> 
     assert all(page is not None and page.tree is not None for page in kept)
     assert [page.text for page in kept if page is not None] == [page.html for page in item.pages]
     spider.closed("finished")
+
+
+class CountedAnalysis(AnalysisThread):
+    """The analysis thread, counting what is handed to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handed: list[str] = []
+
+    async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        self.handed.append(getattr(function, "__name__", repr(function)))
+        return await super().run(function, *args, **kwargs)
+
+
+SUBJECT = (
+    "<html><body><h1>Mathematics</h1><ul>"
+    + "".join(
+        f'<li><a href="/journal/{n}">Journal of {name} Studies</a></li>'
+        for n, name in enumerate(["Algebra", "Geometry", "Topology", "Analysis", "Logic", "Number Theory"])
+    )
+    + "</ul></body></html>"
+).encode()
+
+
+def _counted_spider() -> tuple[PublisherSpider, CountedAnalysis]:
+    crawler = get_crawler(PublisherSpider, project_defaults())
+    spider = PublisherSpider.from_crawler(crawler, start_url=START)
+    crawler.spider = spider
+    spider.reader.analysis.shutdown()
+    counted = CountedAnalysis()
+    spider.reader.analysis = counted
+    spider.rendering._analysis = counted
+    return spider, counted
+
+
+@deferred_f_from_coro_f
+async def test_every_page_is_handed_to_the_analysis_thread_once() -> None:
+    spider, counted = _counted_spider()
+    meta = {"source": "publisher.example"}
+    start = HtmlResponse(START, body=SUBJECT, request=scrapy.Request(START, meta=meta))
+    listed = [r async for r in spider.parse_start(start, depth=0)]
+    assert len(listed) == 6
+    home_url = "http://publisher.example/acta"
+    home = HtmlResponse(home_url, body=HOME, request=scrapy.Request(home_url, meta=meta))
+    (hop,) = [r async for r in spider.parse_journal(home, listing_url=START, listing_title="Acta")]
+    metrics = HtmlResponse(hop.url, body=METRICS, request=hop)
+    [i async for i in spider.parse_metrics(metrics, **hop.cb_kwargs)]
+    assert counted.handed == ["read_page"] * 3
+    spider.closed("finished")
+
+
+@deferred_f_from_coro_f
+async def test_a_journal_page_that_lists_journals_is_read_as_a_listing_in_the_same_hand_off() -> None:
+    spider, counted = _counted_spider()
+    url = "http://publisher.example/subjects/mathematics"
+    subject = HtmlResponse(url, body=SUBJECT, request=scrapy.Request(url, meta={"source": "publisher.example"}))
+    requests = [r async for r in spider.parse_journal(subject, listing_url=START, listing_title="Mathematics")]
+    assert [r.url for r in requests] == [f"http://publisher.example/journal/{n}" for n in range(6)]
+    assert spider.crawler.stats.get_value("journals/reclassified/listing") == 1
+    assert counted.handed == ["read_page"]
+    spider.closed("finished")
+
+
+def test_a_journal_page_is_read_for_what_the_spider_asks_next() -> None:
+    names = read_page(HOME, "text/html", "http://publisher.example/acta", 100, links="metrics", memory=ListingMemory())
+    assert names.names_data is True and names.as_index is None
+    lists = read_page(
+        SUBJECT, "text/html", "http://publisher.example/subjects/m", 100, links="metrics", memory=ListingMemory()
+    )
+    assert lists.names_data is False
+    assert lists.as_index is not None and lists.as_index.group is not None
+    assert len(lists.as_index.group.anchors) == 6
+
+
+def test_an_index_page_is_read_with_its_signs_only_when_it_gives_nothing() -> None:
+    app = b"<html><body><div id='app'></div><script src='/app.js'></script></body></html>"
+    empty = read_page(app, "text/html", START, 100, memory=ListingMemory(), signs=True)
+    assert empty.signs is not None and empty.signs.script_built
+    listing = read_page(SUBJECT, "text/html", START, 100, memory=ListingMemory(), signs=True)
+    assert listing.group is not None and listing.signs is None

@@ -1,0 +1,57 @@
+"""A page's meta refresh, read off its parsed tree as w3lib reads it off the text Scrapy scans."""
+
+from __future__ import annotations
+
+import pytest
+from w3lib.html import get_meta_refresh
+
+from journals.pages.meta_refresh import MetaRefresh, RefreshRule, meta_refresh
+from journals.pages.parsed import ParsedPage
+
+URL = "http://publisher.example/journals/acta"
+
+
+def page(head: str, body: str = "<p>Moved</p>") -> ParsedPage:
+    html = f"<html><head><title>Acta</title>{head}</head><body>{body}</body></html>"
+    return ParsedPage.from_body(URL, html.encode(), "text/html; charset=utf-8")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        '<meta http-equiv="refresh" content="0; url=/journal/acta/home">',
+        "<meta http-equiv='Refresh' content='5;URL=\"../acta/home?a=1&amp;b=2\"'>",
+        '<noscript><meta http-equiv="refresh" content="0; url=/no-script"></noscript>'
+        '<meta http-equiv="refresh" content="0; url=/journal/acta/home">',
+        '<meta http-equiv="refresh" content="30">',
+        '<meta http-equiv="refresh" content="soon; url=/x">',
+        '<base href="http://other.example/dir/"><meta http-equiv="refresh" content="1.5; url=page">',
+        '<meta name="refresh" content="0; url=/not-http-equiv">',
+        "",
+    ],
+)
+def test_the_refresh_is_the_one_w3lib_finds(head: str) -> None:
+    read = meta_refresh(page(head))
+    html = f"<html><head><title>Acta</title>{head}</head><body><p>Moved</p></body></html>"
+    base = "http://other.example/dir/" if "<base" in head else URL
+    expected = get_meta_refresh(html, base, "utf-8", ignore_tags=["noscript"])
+    found = (read.seconds, read.url) if read is not None else (None, None)
+    assert found == expected
+
+
+def test_a_refresh_inside_an_ignored_tag_is_not_the_pages() -> None:
+    inside = page('<noscript><meta http-equiv="refresh" content="0; url=/no-script"></noscript>')
+    assert meta_refresh(inside) is None
+    assert meta_refresh(inside, ()) == MetaRefresh(0.0, "http://publisher.example/no-script")
+
+
+def test_a_refresh_in_the_body_is_read_too() -> None:
+    body = page("", '<div><meta http-equiv="refresh" content="0; url=/journal/acta/home"></div>')
+    assert meta_refresh(body) == MetaRefresh(0.0, "http://publisher.example/journal/acta/home")
+
+
+def test_the_rule_follows_a_refresh_due_within_the_maximum_delay_only() -> None:
+    rule = RefreshRule(("noscript",), max_delay=100)
+    assert rule.followed(page('<meta http-equiv="refresh" content="99; url=/soon">')) is not None
+    assert rule.followed(page('<meta http-equiv="refresh" content="100; url=/later">')) is None
+    assert rule.followed(page("")) is None
