@@ -58,9 +58,10 @@ def _key_prefix(fingerprint: str) -> int:
 class CachedPageReader:
     """Reads the cached pages of one database for one crawl; :meth:`close` when done.
 
-    The set of cached fingerprints is read once, at start, and grows with :meth:`remember`: a page cached since by
-    another process on the same database (distributed workers on PostgreSQL, whose shared frontier gives each
-    request to one worker anyway) is fetched again rather than read.
+    On SQLite, the set of cached fingerprints is read once, at start, and grows with :meth:`remember`, so a page
+    the cache cannot hold costs no query. A server database (PostgreSQL) is where several workers share one cache
+    during one crawl: a journal's home page cached by one worker is read by the worker that fetched its metrics
+    page, so there every fingerprint is looked up.
     """
 
     def __init__(self, engine: Engine) -> None:
@@ -75,20 +76,26 @@ class CachedPageReader:
         self._connections: dict[int, Any] = {}
         """The kept connection of each thread that read: the pool's SQLite connection, else an SQLAlchemy one."""
         self._lock = threading.Lock()
+        self._cached: set[int] | None = None
+        """The fingerprint prefixes of the cached pages (SQLite only); None: look every fingerprint up."""
         try:
             with engine.connect() as conn:
-                keys = conn.execute(select(CachedPage.fingerprint)).scalars()
-                self._cached = {_key_prefix(key) for key in keys}
+                if self._sqlite:
+                    keys = conn.execute(select(CachedPage.fingerprint)).scalars()
+                    self._cached = {_key_prefix(key) for key in keys}
+                else:
+                    conn.execute(select(CachedPage.fingerprint).limit(1)).all()
         except SQLAlchemyError as exc:
             raise PageCacheError(_first_line(exc)) from exc
 
     def may_hold(self, fingerprint: str) -> bool:
         """False when the cache certainly holds no page of ``fingerprint``; True when it may."""
-        return _key_prefix(fingerprint) in self._cached
+        return self._cached is None or _key_prefix(fingerprint) in self._cached
 
     def remember(self, fingerprint: str) -> None:
         """Note that a page of ``fingerprint`` is being cached."""
-        self._cached.add(_key_prefix(fingerprint))
+        if self._cached is not None:
+            self._cached.add(_key_prefix(fingerprint))
 
     def read(self, fingerprint: str) -> CachedPageRow | None:
         """The cached page of ``fingerprint``, or None when there is none; :class:`PageCacheError` when the cache

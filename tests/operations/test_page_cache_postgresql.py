@@ -26,6 +26,9 @@ def test_the_reader_reads_postgresql_and_holds_nothing_between_reads(postgres):
         assert zlib.decompress(row.body) == b"<title>A</title>"
         assert row.fetched_at == FETCHED_AT
         assert reader.read(fingerprint(2)) is None
+        # Another worker caches a page after this reader opened: it is read, not taken for absent.
+        write_cached_page(engine, page_row(fingerprint(3)))
+        assert reader.may_hold(fingerprint(3)) and reader.read(fingerprint(3)) is not None
         write_cached_page(engine, page_row(fingerprint(1), status=304))
         assert reader.read(fingerprint(1)).status == 304
         with engine.begin() as conn:
