@@ -55,3 +55,11 @@ def test_the_rule_follows_a_refresh_due_within_the_maximum_delay_only() -> None:
     assert rule.followed(page('<meta http-equiv="refresh" content="99; url=/soon">')) is not None
     assert rule.followed(page('<meta http-equiv="refresh" content="100; url=/later">')) is None
     assert rule.followed(page("")) is None
+
+
+def test_a_page_that_never_says_refresh_is_not_parsed_to_find_none() -> None:
+    page = ParsedPage("http://example.org/a-z/", "<html><body>" + "<a href='/j/1'>Acta</a>" * 1000 + "</body></html>")
+    assert meta_refresh(page) is None
+    assert "tree" not in vars(page)  # the whole tree of a wide listing is never built for its refresh
+    refreshing = ParsedPage("http://example.org/", '<meta http-equiv="REFRESH" content="0; url=/a-z/">')
+    assert meta_refresh(refreshing) == MetaRefresh(0.0, "http://example.org/a-z/")
