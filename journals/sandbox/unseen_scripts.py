@@ -130,6 +130,26 @@ class ScriptShapeTemplates(SiteTemplates):
         """Journal ``index``'s title."""
         return self.site.relation.titles[index]
 
+    def journal_view(self, index: int, slug: str, related: list[dict[str, object]], **first: object) -> Rendered:
+        """A journal's view as the sites' APIs answer it: ``first`` fields, then its title, slug, subject and shown
+        values (null where not shown), the metrics' year and the ``related`` journals its view lists (decoys)."""
+        values = self.shown(index)
+        return as_json(
+            {
+                **first,
+                "title": self.title(index),
+                "slug": slug,
+                "subject": self.site.journal(index).subject,
+                "printIssn": json_value("issn", values["issn"]),
+                "onlineIssn": json_value("eissn", values["eissn"]),
+                "impactFactor": json_value("impact_factor", values["impact_factor"]),
+                "citeScore": json_value("citescore", values["citescore"]),
+                "editorInChief": json_value("editor_in_chief", values["editor_in_chief"]),
+                "metricsYear": METRIC_YEAR,
+                "related": related,
+            }
+        )
+
 
 # 1. A single-page app ------------------------------------------------------------------------------------------
 
@@ -212,25 +232,11 @@ class SpaTemplates(ScriptShapeTemplates):
         index = self.site.by_slug.get(slug)
         if index is None:
             return None
-        values = self.shown(index)
         related = []
         for other in self.related(index):
             impact = self.shown(other)["impact_factor"]
             related.append({"title": self.title(other), "path": self.journal_path(other), "impactFactor": impact})
-        return as_json(
-            {
-                "title": self.title(index),
-                "slug": slug,
-                "subject": self.site.journal(index).subject,
-                "printIssn": json_value("issn", values["issn"]),
-                "onlineIssn": json_value("eissn", values["eissn"]),
-                "impactFactor": json_value("impact_factor", values["impact_factor"]),
-                "citeScore": json_value("citescore", values["citescore"]),
-                "editorInChief": json_value("editor_in_chief", values["editor_in_chief"]),
-                "metricsYear": METRIC_YEAR,
-                "related": related,
-            }
-        )
+        return self.journal_view(index, slug, related)
 
     def api_page(self, rest: str) -> Rendered:
         """A prose view (subject, news, menu page) as JSON."""

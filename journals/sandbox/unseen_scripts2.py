@@ -895,7 +895,6 @@ class HashbangTemplates(PanelTemplates):
         index = self.site.by_slug.get(slug)
         if index is None:
             return None
-        values = self.shown(index)
         related = []
         for other in self.related(index, 3):
             other_values = self.shown(other)
@@ -907,21 +906,7 @@ class HashbangTemplates(PanelTemplates):
                     "printIssn": other_values["issn"],
                 }
             )
-        return as_json(
-            {
-                "slug": slug,
-                "title": self.title(index),
-                "letter": letter_of(self.title(index)),
-                "subject": self.site.journal(index).subject,
-                "printIssn": json_value("issn", values["issn"]),
-                "onlineIssn": json_value("eissn", values["eissn"]),
-                "impactFactor": json_value("impact_factor", values["impact_factor"]),
-                "citeScore": json_value("citescore", values["citescore"]),
-                "editorInChief": json_value("editor_in_chief", values["editor_in_chief"]),
-                "metricsYear": METRIC_YEAR,
-                "related": related,
-            }
-        )
+        return self.journal_view(index, slug, related, letter=letter_of(self.title(index)))
 
     def api_page(self, rest: str) -> Rendered:
         """A prose view's heading and paragraphs."""
