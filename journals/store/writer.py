@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, func, insert, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from journals.items import JournalItem
@@ -156,36 +156,87 @@ def _upsert_pages(conn: Connection, ids_by_source: Mapping[str, int], items: lis
 
 def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> None:
     """Insert or update attribute rows keyed by (journal, attribute); a stored value that a row replaces with
-    another value or year is kept in ``attribute_history`` first."""
+    another value or year is kept in ``attribute_history`` first.
+
+    A row a re-crawl found exactly as stored (most of them, and all of an offline replay's) only has its
+    ``crawled_at`` moved, in one statement per chunk of rows, rather than being written again: the upsert of every
+    column of every row was most of a re-crawl's writing.
+    """
     if not rows:
         return
-    _keep_superseded(conn, rows)
+    stored = _stored_values(conn, rows)
+    changed = [row for row in rows if stored.get(_row_key(row)) != _compared(row)]
+    _keep_superseded(conn, [row for row in changed if _row_key(row) in stored], stored)
+    same = [_row_key(row) for row in rows if stored.get(_row_key(row)) == _compared(row)]
+    if same:
+        when = rows[0]["crawled_at"]
+        for start in range(0, len(same), CHUNK_ROWS):
+            pairs = tuple_(AttributeValue.journal_id, AttributeValue.attribute).in_(same[start : start + CHUNK_ROWS])
+            conn.execute(update(AttributeValue).where(pairs).values(crawled_at=when))
+    if not changed:
+        return
     insert = dialect_insert(conn)
     stmt = insert(AttributeValue)
-    updated = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "year", "crawled_at")
     stmt = stmt.on_conflict_do_update(
         index_elements=["journal_id", "attribute"],
-        set_={column: stmt.excluded[column] for column in updated},
+        set_={column: stmt.excluded[column] for column in (*COMPARED_COLUMNS, "crawled_at")},
     )
-    conn.execute(stmt, rows)
+    conn.execute(stmt, changed)
 
 
+CHUNK_ROWS = 500
+"""Journals or (journal, attribute) pairs named in one statement's ``IN``: below every database's limit of bound
+parameters."""
+COMPARED_COLUMNS = ("raw_value", "value", "number", "page_url", "xpath", "extractor", "year")
+"""The columns of an attribute row a crawl writes from what it read (``crawled_at`` aside): a row whose columns all
+equal the stored row's is unchanged."""
 HISTORY_COLUMNS = ("journal_id", "attribute", "raw_value", "value", "number", "year", "page_url", "crawled_at")
 """The columns of an attribute row that ``attribute_history`` keeps."""
 
 
-def _keep_superseded(conn: Connection, rows: list[dict[str, Any]]) -> None:
-    """Copy to ``attribute_history`` each stored attribute row whose value or year ``rows`` change."""
-    incoming = {(row["journal_id"], row["attribute"]): row for row in rows}
-    journal_ids = sorted({journal_id for journal_id, _ in incoming})
+def _row_key(row: Mapping[str, Any]) -> tuple[int, str]:
+    return row["journal_id"], row["attribute"]
+
+
+def _compared(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(row[column] for column in COMPARED_COLUMNS)
+
+
+def _stored_values(conn: Connection, rows: list[dict[str, Any]]) -> dict[tuple[int, str], tuple[Any, ...]]:
+    """The compared columns of the stored attribute rows of the journals ``rows`` belong to, by (journal,
+    attribute)."""
+    journal_ids = sorted({row["journal_id"] for row in rows})
+    columns: list[Any] = [AttributeValue.journal_id, AttributeValue.attribute]
+    columns += [getattr(AttributeValue, name) for name in COMPARED_COLUMNS]
+    stored: dict[tuple[int, str], tuple[Any, ...]] = {}
+    for start in range(0, len(journal_ids), CHUNK_ROWS):
+        chunk = journal_ids[start : start + CHUNK_ROWS]
+        for row in conn.execute(select(*columns).where(AttributeValue.journal_id.in_(chunk))):
+            stored[row[0], row[1]] = tuple(row[2:])
+    return stored
+
+
+def _keep_superseded(
+    conn: Connection, rows: list[dict[str, Any]], stored: Mapping[tuple[int, str], tuple[Any, ...]]
+) -> None:
+    """Copy to ``attribute_history`` each stored attribute row whose value or year ``rows`` change (``stored``:
+    the compared columns of the stored rows)."""
+    value_at, year_at = COMPARED_COLUMNS.index("value"), COMPARED_COLUMNS.index("year")
+    replaced = {
+        _row_key(row): row
+        for row in rows
+        if (stored[_row_key(row)][value_at], stored[_row_key(row)][year_at]) != (row["value"], row["year"])
+    }
+    if not replaced:
+        return
     columns = [getattr(AttributeValue, name) for name in HISTORY_COLUMNS]
+    keys = list(replaced)
     superseded = []
-    for start in range(0, len(journal_ids), 500):
-        chunk = journal_ids[start : start + 500]
-        for stored in conn.execute(select(*columns).where(AttributeValue.journal_id.in_(chunk))):
-            new = incoming.get((stored.journal_id, stored.attribute))
-            if new is not None and (stored.value, stored.year) != (new["value"], new["year"]):
-                superseded.append(dict(stored._mapping) | {"superseded_at": new["crawled_at"]})
+    for start in range(0, len(keys), CHUNK_ROWS):
+        pairs = tuple_(AttributeValue.journal_id, AttributeValue.attribute).in_(keys[start : start + CHUNK_ROWS])
+        for old in conn.execute(select(*columns).where(pairs)):
+            new = replaced[old.journal_id, old.attribute]
+            superseded.append(dict(old._mapping) | {"superseded_at": new["crawled_at"]})
     if superseded:
         conn.execute(insert(AttributeHistory), superseded)
 

@@ -276,3 +276,26 @@ def test_a_new_years_figure_keeps_last_years_in_the_history(tmp_path):
     ]
     assert kept[0].crawled_at == T0 + timedelta(days=1) and kept[0].superseded_at == later
     engine.dispose()
+
+
+def test_an_unchanged_rewrite_only_moves_crawled_at(engine):
+    write_journals(engine, [lancet(), bmj()], crawled_at=T0)
+    before = {name: (row.id, row.value, row.xpath) for name, row in attribute_rows(engine).items()}
+    later = T0 + timedelta(days=3)
+    write_journals(engine, [lancet(), bmj()], crawled_at=later)
+    after = attribute_rows(engine)
+    assert {name: (row.id, row.value, row.xpath) for name, row in after.items()} == before
+    assert {row.crawled_at for row in after.values()} == {later}
+    assert {row.crawled_at for row in attribute_rows(engine, "https://example.org/j/bmj").values()} == {later}
+    assert count(engine, AttributeHistory) == 0
+
+
+def test_a_new_place_for_the_same_value_is_written_without_history(engine):
+    write_journals(engine, [lancet()], crawled_at=T0)
+    moved = lancet().provenance | {"impact_factor": {"raw": "IF 98.4", "xpath": "//dl/dd[2]", "extractor": "mdr"}}
+    later = T0 + timedelta(days=1)
+    write_journals(engine, [lancet(provenance=moved)], crawled_at=later)
+    impact = attribute_rows(engine)["impact_factor"]
+    assert (impact.value, impact.raw_value, impact.xpath, impact.extractor) == ("98.4", "IF 98.4", "//dl/dd[2]", "mdr")
+    assert impact.crawled_at == later and impact.page_url is None
+    assert count(engine, AttributeHistory) == 0
