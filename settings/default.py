@@ -52,6 +52,8 @@ TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False  # 2.19's RemoteControl runs submitted code on localhost: never on by default
 FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
+# Scrapy's log formatter, without building the "Crawled"/"Scraped" DEBUG lines a log above DEBUG drops.
+LOG_FORMATTER = "journals.logformatter.QuietLogFormatter"
 
 # Where rows and cached pages go: any SQLAlchemy URL. DATABASE_URL in the environment wins (see journals.store).
 DATABASE_URL = "sqlite:///journals.db"
