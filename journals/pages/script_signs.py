@@ -26,7 +26,7 @@ from functools import cache
 
 from lxml import etree
 
-from journals.domain.issn import find_issns
+from journals.domain.issn import valid_matches
 from journals.pages.navigation import UNSEEN_TAGS, visible_text
 from journals.pages.parsed import ParsedPage
 from journals.vocabulary import label_key, load_attributes
@@ -177,6 +177,7 @@ def _empty_panels(tree: etree._Element) -> int:
     boxes with no text up to the next heading, one of them holding elements (a skeleton's lines, a spinner): an
     empty field under its label ("Editor" over an empty paragraph) is a journal without it, no panel to fill."""
     found = 0
+    by_id: dict[str, list[etree._Element]] | None = None
     for control in _PANEL_CONTROLS(tree)[:MAX_PANEL_CONTROLS]:
         if control.get("aria-busy") == "true":
             found += 1
@@ -185,7 +186,8 @@ def _empty_panels(tree: etree._Element) -> int:
             body = [child for child in details if child is not control and isinstance(child.tag, str)]
             found += not any(visible_text(child, 1, UNSEEN_WITH_SCRIPTS) for child in body)
         else:
-            panels = [p for i in (control.get("aria-controls") or "").split() for p in tree.xpath("//*[@id=$i]", i=i)]
+            by_id = _elements_by_id(tree) if by_id is None else by_id
+            panels = [panel for i in (control.get("aria-controls") or "").split() for panel in by_id.get(i, ())]
             found += any(not visible_text(panel, 1, UNSEEN_WITH_SCRIPTS) for panel in panels)
     for heading in _HEADINGS(tree)[:MAX_PANEL_CONTROLS]:
         if not _names_section(visible_text(heading, 80, UNSEEN_WITH_SCRIPTS, separator=" ")):
@@ -200,6 +202,17 @@ def _empty_panels(tree: etree._Element) -> int:
         skeleton = any(len(box) for box in boxes)  # empty boxes in a box, a spinner: not one empty field
         found += skeleton and not any(visible_text(box, 1, UNSEEN_WITH_SCRIPTS) for box in boxes)
     return found
+
+
+def _elements_by_id(tree: etree._Element) -> dict[str, list[etree._Element]]:
+    """The page's elements by ``id``, in document order, from one walk of the tree (a page of tabs names many
+    panels; a search of the whole tree for each cost one walk each)."""
+    by_id: dict[str, list[etree._Element]] = {}
+    for element in tree.iter(etree.Element):
+        element_id = element.get("id")
+        if element_id is not None:
+            by_id.setdefault(element_id, []).append(element)
+    return by_id
 
 
 _SECTION_WORDS = re.compile(
@@ -224,7 +237,7 @@ def journal_facts(page: ParsedPage) -> int:
         return 0
     text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
     words = f" {label_key(text)} "
-    return sum(f" {label} " in words for label in _data_labels()) + bool(find_issns(text))
+    return sum(f" {label} " in words for label in _data_labels()) + (next(valid_matches(text), None) is not None)
 
 
 def _runs(script_type: str | None) -> bool:
@@ -252,8 +265,9 @@ def names_journal_data(page: ParsedPage) -> bool:
 
 
 def _names_data(text: str) -> bool:
-    """Whether ``text`` holds an ISSN or a label of :func:`_data_labels`."""
-    if find_issns(text):
+    """Whether ``text`` holds an ISSN or a label of :func:`_data_labels` (the first valid ISSN answers: a page's
+    text is not searched for all of them)."""
+    if next(valid_matches(text), None) is not None:
         return True
     words = f" {label_key(text)} "
     return any(f" {label} " in words for label in _data_labels())
