@@ -25,19 +25,24 @@ from __future__ import annotations
 import json
 import logging
 import zlib
-from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from time import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy.http import Headers, Request
-from scrapy.utils.response import response_from_dict
+from scrapy.responsetypes import responsetypes
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database, require_database
 from journals.store.models import utcnow
-from journals.store.page_cache import CachedPageReader, PageCacheError, refresh_cached_page, write_cached_page
+from journals.store.page_cache import (
+    CachedPageReader,
+    CachedPageRow,
+    PageCacheError,
+    refresh_cached_page,
+    write_cached_page,
+)
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -117,7 +122,8 @@ class SQLCacheStorage:
         key = self._key(request)
         pending = self._pending.get(key)
         if pending is not None:
-            return self._cached(request, pending["fetched_at"].timestamp(), pending, pending["body"])
+            written = CachedPageRow(pending["url"], pending["status"], pending["headers"], b"", pending["fetched_at"])
+            return self._cached(request, written, pending["body"])
         if self._reader is None:
             self._connected()
             return None
@@ -131,20 +137,24 @@ class SQLCacheStorage:
             return None
         if row is None:
             return None
-        fetched = row.fetched_at.timestamp()
-        if 0 < self.expiration_secs < time() - fetched:
+        if 0 < self.expiration_secs < time() - row.fetched_at.timestamp():
             return None
-        return self._cached(request, fetched, row._asdict(), zlib.decompress(row.body))
+        return self._cached(request, row, zlib.decompress(row.body))
 
-    def _cached(self, request: Request, fetched: float, row: Mapping[str, Any], body: bytes) -> Response | None:
-        """The response a cached ``row`` holds for ``request``; None when ``request`` asks to render a page the
-        cache has only as served (and the run is not offline)."""
-        headers = headers_from_json(row["headers"])
+    def _cached(self, request: Request, row: CachedPageRow, body: bytes) -> Response | None:
+        """The response a cached ``row`` (``body``: its body uncompressed) holds for ``request``; None when
+        ``request`` asks to render a page the cache has only as served (and the run is not offline).
+
+        Built as :func:`scrapy.utils.response.response_from_dict` builds it (the class that
+        :data:`scrapy.responsetypes.responsetypes` picks from the headers, URL and body), without its copies of
+        the headers: every request of a replay comes through here."""
+        headers = headers_from_json(row.headers)
         if request.meta.get("playwright") and RENDERED_HEADER not in headers and not self.offline:
             return None
-        request.meta["cache_timestamp"] = fetched
+        request.meta["cache_timestamp"] = row.fetched_at.timestamp()
         request.meta[CACHED_BODY] = body
-        return response_from_dict({"url": row["url"], "status": row["status"], "headers": headers, "body": body})
+        response_class = responsetypes.from_args(headers=headers, url=row.url, body=body)
+        return response_class(url=row.url, status=row.status, headers=headers, body=body)
 
     def store_response(self, spider: Spider, request: Request, response: Response) -> None:
         """Insert or replace the cached response to ``request``, in the writer thread (on the spot when
@@ -161,7 +171,7 @@ class SQLCacheStorage:
         if request.meta.pop(CACHED_BODY, None) is response.body and key not in self._pending:
             self._writer.submit(self._refresh, key, response.url, headers_to_json(headers))
             return
-        row = {
+        row: dict[str, Any] = {
             "fingerprint": key,
             "url": response.url,
             "status": response.status,
