@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, select, tuple_, update
+from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from journals.items import JournalItem
@@ -165,14 +165,19 @@ def _upsert_attribute_values(conn: Connection, rows: list[dict[str, Any]]) -> No
     if not rows:
         return
     stored = _stored_values(conn, rows)
-    changed = [row for row in rows if stored.get(_row_key(row)) != _compared(row)]
+    changed, same = [], []
+    for row in rows:
+        found = stored.get(_row_key(row))
+        if found is not None and found[1] == _compared(row):
+            same.append(found[0])
+        else:
+            changed.append(row)
     _keep_superseded(conn, [row for row in changed if _row_key(row) in stored], stored)
-    same = [_row_key(row) for row in rows if stored.get(_row_key(row)) == _compared(row)]
     if same:
         when = rows[0]["crawled_at"]
         for start in range(0, len(same), CHUNK_ROWS):
-            pairs = tuple_(AttributeValue.journal_id, AttributeValue.attribute).in_(same[start : start + CHUNK_ROWS])
-            conn.execute(update(AttributeValue).where(pairs).values(crawled_at=when))
+            chunk = same[start : start + CHUNK_ROWS]
+            conn.execute(update(AttributeValue).where(AttributeValue.id.in_(chunk)).values(crawled_at=when))
     if not changed:
         return
     insert = dialect_insert(conn)
@@ -202,39 +207,38 @@ def _compared(row: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(row[column] for column in COMPARED_COLUMNS)
 
 
-def _stored_values(conn: Connection, rows: list[dict[str, Any]]) -> dict[tuple[int, str], tuple[Any, ...]]:
-    """The compared columns of the stored attribute rows of the journals ``rows`` belong to, by (journal,
+def _stored_values(conn: Connection, rows: list[dict[str, Any]]) -> dict[tuple[int, str], tuple[int, tuple[Any, ...]]]:
+    """The id and compared columns of the stored attribute rows of the journals ``rows`` belong to, by (journal,
     attribute)."""
     journal_ids = sorted({row["journal_id"] for row in rows})
-    columns: list[Any] = [AttributeValue.journal_id, AttributeValue.attribute]
+    columns: list[Any] = [AttributeValue.journal_id, AttributeValue.attribute, AttributeValue.id]
     columns += [getattr(AttributeValue, name) for name in COMPARED_COLUMNS]
-    stored: dict[tuple[int, str], tuple[Any, ...]] = {}
+    stored: dict[tuple[int, str], tuple[int, tuple[Any, ...]]] = {}
     for start in range(0, len(journal_ids), CHUNK_ROWS):
         chunk = journal_ids[start : start + CHUNK_ROWS]
         for row in conn.execute(select(*columns).where(AttributeValue.journal_id.in_(chunk))):
-            stored[row[0], row[1]] = tuple(row[2:])
+            stored[row[0], row[1]] = row[2], tuple(row[3:])
     return stored
 
 
 def _keep_superseded(
-    conn: Connection, rows: list[dict[str, Any]], stored: Mapping[tuple[int, str], tuple[Any, ...]]
+    conn: Connection, rows: list[dict[str, Any]], stored: Mapping[tuple[int, str], tuple[int, tuple[Any, ...]]]
 ) -> None:
     """Copy to ``attribute_history`` each stored attribute row whose value or year ``rows`` change (``stored``:
-    the compared columns of the stored rows)."""
+    the id and compared columns of the stored rows)."""
     value_at, year_at = COMPARED_COLUMNS.index("value"), COMPARED_COLUMNS.index("year")
     replaced = {
         _row_key(row): row
         for row in rows
-        if (stored[_row_key(row)][value_at], stored[_row_key(row)][year_at]) != (row["value"], row["year"])
+        if (stored[_row_key(row)][1][value_at], stored[_row_key(row)][1][year_at]) != (row["value"], row["year"])
     }
     if not replaced:
         return
     columns = [getattr(AttributeValue, name) for name in HISTORY_COLUMNS]
-    keys = list(replaced)
+    ids = [stored[key][0] for key in replaced]
     superseded = []
-    for start in range(0, len(keys), CHUNK_ROWS):
-        pairs = tuple_(AttributeValue.journal_id, AttributeValue.attribute).in_(keys[start : start + CHUNK_ROWS])
-        for old in conn.execute(select(*columns).where(pairs)):
+    for start in range(0, len(ids), CHUNK_ROWS):
+        for old in conn.execute(select(*columns).where(AttributeValue.id.in_(ids[start : start + CHUNK_ROWS]))):
             new = replaced[old.journal_id, old.attribute]
             superseded.append(dict(old._mapping) | {"superseded_at": new["crawled_at"]})
     if superseded:
