@@ -10,6 +10,7 @@ the crawl (SQLite's own driver directly: SQLAlchemy's execution costs more than 
 from __future__ import annotations
 
 import contextlib
+import functools
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -169,9 +170,15 @@ def refresh_cached_page(engine: Engine, fingerprint: str, headers: str, fetched_
 def write_cached_page(engine: Engine, row: dict[str, Any]) -> None:
     """Insert or replace the cached page of ``row["fingerprint"]`` (every column of ``cached_pages``)."""
     with engine.begin() as conn:
-        stmt = dialect_insert(conn)(CachedPage)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["fingerprint"],
-            set_={column: stmt.excluded[column] for column in row if column != "fingerprint"},
-        )
-        conn.execute(stmt, row)
+        conn.execute(_upsert(dialect_insert(conn), tuple(row)), row)
+
+
+@functools.cache
+def _upsert(insert: Callable[..., Any], columns: tuple[str, ...]) -> Any:
+    """The upsert of a cached page's ``columns`` with a dialect's ``insert``, built once: building it (the ``excluded``
+    columns' proxies) cost more than executing it, for every page a crawl caches."""
+    stmt = insert(CachedPage)
+    return stmt.on_conflict_do_update(
+        index_elements=["fingerprint"],
+        set_={column: stmt.excluded[column] for column in columns if column != "fingerprint"},
+    )
