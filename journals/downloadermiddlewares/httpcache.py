@@ -16,14 +16,16 @@ so one SQLite file holds both the rows and the pages, and on PostgreSQL every wo
 Scrapy calls a cache storage on the reactor thread. A read is one short statement on a kept connection, and none
 at all for a page the cache did not hold at start nor stored since (:class:`~journals.store.page_cache.
 CachedPageReader`); a write is handed to one writer thread (compressing a wide listing, or waiting on SQLite's lock
-while the store writes a batch, would block the reactor). A page waiting to be written is served from memory; at
-most ``PENDING_WRITES`` pages wait, beyond that a write is made on the spot (back-pressure); closing waits for them all.
+while the store writes a batch, would block the reactor); the pages waiting for its next turn are written in one
+transaction. A page waiting to be written is served from memory; at most ``PENDING_WRITES`` pages wait, beyond that a
+write is made on the spot (back-pressure); closing waits for them all.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from time import time
@@ -41,7 +43,7 @@ from journals.store.page_cache import (
     CachedPageRow,
     PageCacheError,
     refresh_cached_page,
-    write_cached_page,
+    write_cached_pages,
 )
 
 if TYPE_CHECKING:
@@ -87,6 +89,10 @@ class SQLCacheStorage:
         self._pending: dict[str, dict[str, Any]] = {}
         """Rows handed to the writer thread and not written yet, by fingerprint (their body uncompressed)."""
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-cache-writer")
+        self._queued: list[dict[str, Any]] = []
+        """Rows waiting for the writer thread's next turn, which writes them in one transaction: a transaction a
+        page cost more than the page's write."""
+        self._queue_lock = threading.Lock()
 
     def open_spider(self, spider: Spider) -> None:
         """Take the crawl's database (:func:`journals.extensions.database.crawl_database`) and the crawler's request
@@ -185,19 +191,45 @@ class SQLCacheStorage:
             self._write(row)
             return
         self._pending[row["fingerprint"]] = row
-        self._writer.submit(self._write, row)
+        with self._queue_lock:
+            self._queued.append(row)
+            first = len(self._queued) == 1
+        if first:  # else the writer thread has a turn coming that takes this row too
+            self._writer.submit(self._write_queued)
+
+    def _write_queued(self) -> None:
+        """Write every row queued so far in one transaction (in the writer thread)."""
+        with self._queue_lock:
+            rows, self._queued = self._queued, []
+        latest = {row["fingerprint"]: row for row in rows}  # a page queued twice: its later response
+        try:
+            write_cached_pages(self._connected(), [self._compressed(row) for row in latest.values()])
+        except SQLAlchemyError:
+            for row in latest.values():  # one row the database refuses loses no other
+                self._write(row)
+        else:
+            for row in rows:
+                self._written(row)
 
     def _write(self, row: dict[str, Any]) -> None:
         """Upsert one page's row, its body compressed; then it no longer waits."""
         try:
-            write_cached_page(self._connected(), {**row, "body": zlib.compress(row["body"], CACHE_COMPRESSION_LEVEL)})
+            write_cached_pages(self._connected(), [self._compressed(row)])
         except SQLAlchemyError as exc:
             logger.warning("Could not cache %s: %s", row["url"], str(exc).splitlines()[0])
             if self._stats is not None:
                 self._stats.inc_value("httpcache/store_error")
         finally:
-            if self._pending.get(row["fingerprint"]) is row:
-                del self._pending[row["fingerprint"]]
+            self._written(row)
+
+    @staticmethod
+    def _compressed(row: dict[str, Any]) -> dict[str, Any]:
+        return {**row, "body": zlib.compress(row["body"], CACHE_COMPRESSION_LEVEL)}
+
+    def _written(self, row: dict[str, Any]) -> None:
+        """``row`` no longer waits (unless a later response of its page took its place)."""
+        if self._pending.get(row["fingerprint"]) is row:
+            del self._pending[row["fingerprint"]]
 
     def _refresh(self, key: str, url: str, headers: str) -> None:
         """Write a revalidated page's new headers and time (counted as ``httpcache/refreshed``)."""

@@ -167,10 +167,18 @@ def refresh_cached_page(engine: Engine, fingerprint: str, headers: str, fetched_
         return bool(done.rowcount)
 
 
+def write_cached_pages(engine: Engine, rows: list[dict[str, Any]]) -> None:
+    """Insert or replace the cached pages of ``rows`` (every column of ``cached_pages``, each row's
+    ``fingerprint`` once), in one transaction."""
+    if not rows:
+        return
+    with engine.begin() as conn:
+        conn.execute(_upsert(dialect_insert(conn), tuple(rows[0])), rows)
+
+
 def write_cached_page(engine: Engine, row: dict[str, Any]) -> None:
     """Insert or replace the cached page of ``row["fingerprint"]`` (every column of ``cached_pages``)."""
-    with engine.begin() as conn:
-        conn.execute(_upsert(dialect_insert(conn), tuple(row)), row)
+    write_cached_pages(engine, [row])
 
 
 @functools.cache

@@ -241,3 +241,30 @@ def test_a_failed_store_is_counted_not_raised(storage, settings):
     cache.store_response(spider, Request("http://example.org/"), HtmlResponse("http://example.org/", body=b"x"))
     cache.flush()  # pages are written by the writer thread
     assert spider.crawler.stats.get_value("httpcache/store_error") == 1
+
+
+def test_pages_waiting_together_are_written_together_and_a_refused_one_alone(storage, settings):
+    cache, spider = storage
+    engine = engine_from_url(settings["DATABASE_URL"])
+    with engine.begin() as conn:  # the database refuses one page, as a server may refuse a row
+        conn.exec_driver_sql(
+            "CREATE TRIGGER refuse BEFORE INSERT ON cached_pages WHEN NEW.url LIKE '%refused%'"
+            " BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    writer_busy = threading.Event()
+    cache._writer.submit(writer_busy.wait, 10)  # the pages below wait for one turn of the writer thread
+    urls = [f"http://example.org/{name}" for name in ("a", "b", "refused", "c", "a")]
+    for number, url in enumerate(urls):
+        cache.store_response(spider, Request(url), HtmlResponse(url, body=f"<p>{number}</p>".encode()))
+    writer_busy.set()
+    cache.flush()
+    assert not cache._pending
+    assert spider.crawler.stats.get_value("httpcache/store_error") == 1
+    with engine.connect() as conn:
+        stored = {row.url: zlib.decompress(row.body) for row in conn.execute(CachedPage.__table__.select())}
+    engine.dispose()
+    assert stored == {  # the page stored twice keeps its later response
+        "http://example.org/a": b"<p>4</p>",
+        "http://example.org/b": b"<p>1</p>",
+        "http://example.org/c": b"<p>3</p>",
+    }
