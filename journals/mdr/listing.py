@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
 
@@ -15,6 +15,7 @@ from journals.mdr.tagtree import TagTree
 from journals.pages.caps import ELEMENT_TAG
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import route_of
+from journals.pages.urls import join_url
 
 _SPACES = re.compile(r"\s+")
 
@@ -27,10 +28,6 @@ def link_key(url: str) -> str:
     return url.split("://", 1)[-1].rstrip("/")
 
 
-_NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
-"""What makes ``urljoin`` rewrite a root-relative link: empty or dot segments, and the bytes ``urlsplit`` drops."""
-
-
 def _origin(base_url: str) -> str:
     """``scheme://netloc`` of an http(s) base URL as ``urljoin`` writes it, ``""`` for any other."""
     parts = urlsplit(base_url)
@@ -38,18 +35,10 @@ def _origin(base_url: str) -> str:
 
 
 def join_link(base_url: str, origin: str, href: str) -> str:
-    """``urljoin(base_url, href)``, ``origin`` being :func:`_origin` of the base.
-
-    A root-relative link that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters, no
-    empty query or fragment, no tab or newline) is joined by concatenation: a listing's links are mostly such
-    paths, and ``urljoin`` parses both URLs for each. Anything else goes to ``urljoin``.
-    """
-    if origin and href[:1] == "/" and not _NOT_PLAIN.search(href):
-        head, hash_sign, fragment = href.partition("#")
-        path, question, query = head.partition("?")
-        if ";" not in path and (query or not question) and (fragment or not hash_sign):
-            return origin + href
-    return urljoin(base_url, href)
+    """``urljoin(base_url, href)``, ``origin`` being :func:`_origin` of the base (by
+    :func:`~journals.pages.urls.join_url`: a listing's links are mostly root-relative paths or absolute URLs that
+    ``urljoin`` gives back unchanged, and it parses both URLs for each)."""
+    return join_url(base_url, origin, href)
 
 
 def title_key(title: str) -> str:

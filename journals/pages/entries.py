@@ -19,9 +19,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
-from urllib.parse import SplitResult, parse_qsl, urlsplit
+from urllib.parse import SplitResult, parse_qsl
 
 from journals.domain.issn import SHOWN_ISSN
+from journals.pages.urls import split_url
 
 JOURNAL_WORDS = re.compile(
     r"\b(?:journal|review|reviews|letters|annals|acta|advances|archives?|bulletin|proceedings|transactions|"
@@ -131,7 +132,7 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
-    parts = judged_parts(parts if parts is not None else urlsplit(anchor.url))
+    parts = judged_parts(parts if parts is not None else split_url(anchor.url))
     path = parts.path.rstrip("/")
     path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
     if NOT_JOURNAL_DIRECTORY.search(path) or NOT_JOURNAL_QUERY.search(parts.query):
@@ -168,14 +169,14 @@ def tracker_target(parts: SplitResult) -> str | None:
 def judged_parts(parts: SplitResult) -> SplitResult:
     """The URL a link is judged by: a tracker's destination (:func:`tracker_target`), else the link's own."""
     target = tracker_target(parts)
-    return urlsplit(target) if target is not None else parts
+    return split_url(target) if target is not None else parts
 
 
 def url_template(url: str, parts: SplitResult | None = None) -> tuple[str, ...]:
     """A URL with its last path segment generalised: ``/journal/acoustics`` → ``('host', '/journal/', '')``
     (``parts``: the URL split, when the caller has it)."""
     if parts is None:
-        parts = urlsplit(url)
+        parts = split_url(url)
     path = parts.path.rstrip("/") or "/"
     head, _, last = path.rpartition("/")
     extension = last.rpartition(".")[2] if "." in last else ""
@@ -249,7 +250,7 @@ def split_once(url: str, splits: dict[str, SplitResult]) -> SplitResult:
     """``urlsplit(url)``, kept in ``splits``: a list page's steps each judge its anchors' URLs."""
     parts = splits.get(url)
     if parts is None:
-        parts = splits[url] = urlsplit(url)
+        parts = splits[url] = split_url(url)
     return parts
 
 

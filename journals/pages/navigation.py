@@ -27,6 +27,7 @@ from journals.pages.caps import ANCHOR_TAG
 from journals.pages.entries import find_journal_list
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import ROUTE_FRAGMENT
+from journals.pages.urls import join_url, split_url
 from journals.pages.visibility import is_hidden
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
@@ -331,7 +332,7 @@ def _anchor(
     if goes_nowhere(href):
         return None
     url = absolute_url(href, base, origin)
-    if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
+    if not _followable(url, origin):
         return None
     row = parent
     for _ in range(4):
@@ -350,25 +351,28 @@ def _anchor(
     )
 
 
-_NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
-"""What makes ``urljoin`` rewrite a root-relative path: empty or dot segments, and the bytes ``urlsplit`` drops."""
-
-
 def absolute_url(href: str, base: str, origin: str = "") -> str:
     """``urljoin(base, href)`` without its fragment, unless that is a script's route (``#!/journal/acta``:
     :func:`journals.pages.scope.route_of`); ``origin`` is the base's ``scheme://netloc`` (http(s) only).
 
-    A root-relative path that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters,
-    no empty query, no tab or newline) is joined by concatenation: most links of a wide page are such paths,
-    and ``urljoin`` parses both URLs each time (a third of link finding's time). Anything else goes to ``urljoin``.
+    Joined by :func:`~journals.pages.urls.join_url` (most links of a wide page are root-relative paths or absolute
+    URLs that ``urljoin`` would give back unchanged, and it parses both URLs each time).
     """
     head, hash_sign, _ = href.partition("#")
     if hash_sign and ROUTE_FRAGMENT.match(href, len(head)):
-        return urljoin(base, href)
-    path, question, query = head.partition("?")
-    if origin and path[:1] == "/" and ";" not in path and (query or not question) and not _NOT_PLAIN.search(head):
-        return origin + head
-    return urljoin(base, href).split("#", 1)[0]
+        return join_url(base, origin, href)
+    if not head:  # the base itself, less its own fragment
+        return urljoin(base, href).split("#", 1)[0]
+    return join_url(base, origin, head)
+
+
+def _followable(url: str, origin: str) -> bool:
+    """Whether an absolute ``url`` goes to a page a crawler fetches: on the page's origin, or http(s)."""
+    return (
+        (bool(origin) and url.startswith(origin))
+        or url.startswith(("http://", "https://"))
+        or urlsplit(url).scheme in ("http", "https")
+    )
 
 
 class _Open:
@@ -576,7 +580,7 @@ def metrics_links(page_html: ParsedPage | str, page_url: str, max_anchors: int =
         if not metrics_page.fullmatch(text) or browse.fullmatch(text):
             continue
         url = absolute_url(href, base, origin)
-        if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
+        if not _followable(url, origin):
             continue
         metrics.append(Anchor(url=url, text=text, chrome=_chrome(element), group=""))
     if page_url:
@@ -598,7 +602,7 @@ def _chrome(element: etree._Element) -> str:
 def is_about(url: str, page_url: str) -> bool:
     """Whether ``url`` is about what the page is about: under the page's path, or naming its last path segment
     or one of its query values (``/journal/acta`` → ``/journal/acta/about``, ``/page/acta/info.html``)."""
-    link, page = urlsplit(url), urlsplit(page_url)
+    link, page = split_url(url), split_url(page_url)
     path = page.path.rstrip("/")
     if path and link.path.startswith(path + "/"):
         return True
@@ -610,7 +614,7 @@ def is_about(url: str, page_url: str) -> bool:
 
 def is_near(url: str, page_url: str) -> bool:
     """Whether ``url`` is on the page's host and its path is the page's, a sibling of it, or under it."""
-    link, page = urlsplit(url), urlsplit(page_url)
+    link, page = split_url(url), split_url(page_url)
     if (link.hostname or "").removeprefix("www.") != (page.hostname or "").removeprefix("www."):
         return False
     path, here = link.path.rstrip("/"), page.path.rstrip("/")
