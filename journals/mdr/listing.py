@@ -13,6 +13,7 @@ from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree
 from journals.pages.caps import ELEMENT_TAG
+from journals.pages.navigation import PageAnchors, read_page_anchors
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import route_of
 from journals.pages.urls import join_url
@@ -145,16 +146,19 @@ def index_listing(
     ``MAX_ANCHORS_PER_PAGE`` anchors finds its journals in that part of a wide page (an anchor and its row are two
     or three elements), and mining costs the prefix's time and memory.
     """
-    root, left_out = as_parsed(page, base_url).prefix_tree(ELEMENT_TAG, max_nodes)
-    del page  # a page of HTML only: its tree lives on in ``root`` alone
+    parsed = as_parsed(page, base_url)
+    del page
+    root, left_out = parsed.prefix_tree(ELEMENT_TAG, max_nodes)
     index = ListingIndex(truncated_nodes=left_out)
     if root is None:
         return index
+    origin = _origin(base_url)
+    links = _resolved_links(read_page_anchors(parsed), root, base_url, origin)
+    del parsed  # a page of HTML only: its tree lives on in ``root`` alone
     tree = TagTree.build(root)
     del root
     headers: dict[etree._Element, list[str]] = {}
     rows: dict[etree._Element, dict[str, str]] = {}
-    origin = _origin(base_url)
     regions = mine_tag_tree(tree, k, threshold)
     node_at = tree.nodes_by_path()
     for region in regions:
@@ -166,10 +170,25 @@ def index_listing(
                     href = anchor.get("href")
                     if not href:
                         continue
-                    link = join_link(base_url, origin, href.strip())
-                    title = _SPACES.sub(" ", "".join(anchor.itertext())).strip()
+                    link = links.get(anchor) or join_link(base_url, origin, href.strip())
+                    title = " ".join("".join(anchor.itertext()).split())
                     entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers, rows).items()))
                     index.by_link.setdefault(link_key(link), entry)
                     if title:
                         index.by_title.setdefault(title_key(title), entry)
     return index
+
+
+def _resolved_links(
+    read: PageAnchors | None, root: etree._Element, base_url: str, origin: str
+) -> dict[etree._Element, str]:
+    """The absolute links the page's links pass resolved (:func:`~journals.pages.navigation.page_anchors`) on this
+    very tree, by element, where they are :func:`join_link`'s: relative to the same base, no fragment to keep (the
+    links pass drops it). Empty when the links were read on another tree or base, or not at all."""
+    if read is None or read.root is not root or read.base != base_url or read.origin != origin:
+        return {}
+    return {
+        element: anchor.url
+        for element, anchor in zip(read.elements, read.anchors, strict=True)
+        if "#" not in (element.get("href") or "")
+    }

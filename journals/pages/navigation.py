@@ -196,9 +196,14 @@ def read_anchors(
     return _walk(((element, None) for element in root.iter("a")), *_base_and_origin(root, page_url)), left_out
 
 
-def _walk(elements: Iterable[tuple[etree._Element, str | None]], base: str, origin: str) -> list[Anchor]:
+def _walk(
+    elements: Iterable[tuple[etree._Element, str | None]],
+    base: str,
+    origin: str,
+    walked: list[etree._Element] | None = None,
+) -> list[Anchor]:
     """The followable anchors of ``elements`` (each with the URL it goes to, None for its own ``href``), in order;
-    their ancestors are opened once each (:class:`_Open`)."""
+    their ancestors are opened once each (:class:`_Open`). ``walked``, when given, gets each anchor's element."""
     strings: dict[tuple[str, str], str] = {}
     opened: dict[etree._Element, _Open] = {}
     found = []
@@ -207,7 +212,50 @@ def _walk(elements: Iterable[tuple[etree._Element, str | None]], base: str, orig
         anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None, href)
         if anchor is not None:
             found.append(anchor)
+            if walked is not None:
+                walked.append(element)
     return found
+
+
+class PageAnchors(NamedTuple):
+    """A page's ``<a>`` links as the links pass read them (:func:`page_anchors`), with their elements: what the
+    journal list and the listing index read too, rather than resolve every anchor's URL and text again."""
+
+    page_url: str
+    max_anchors: int
+    root: etree._Element | None
+    """The tree read: the page's own, or its prefix's on a page of more than ``max_anchors`` anchors."""
+    left_out: int
+    """``<a>`` tags past ``max_anchors`` left unread."""
+    base: str
+    """The URL the links are relative to (:func:`_base_and_origin`)."""
+    origin: str
+    anchors: list[Anchor]
+    """The followable anchors, in document order."""
+    elements: list[etree._Element]
+    """Each anchor's ``<a>`` element."""
+
+
+def page_anchors(page: ParsedPage, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageAnchors:
+    """The followable ``<a>`` anchors of ``page`` and their elements, read once per page and kept with it
+    (:meth:`ParsedPage.once`): the crawl reads a list page's links, then its listing index, on the one page."""
+    return page.once(PageAnchors, lambda parsed: _read_page_anchors(parsed, page_url, max_anchors))
+
+
+def read_page_anchors(page: ParsedPage) -> PageAnchors | None:
+    """The anchors :func:`page_anchors` read of ``page``, None when none were read (nothing is read now)."""
+    found: PageAnchors | None = page.kept(PageAnchors)
+    return found
+
+
+def _read_page_anchors(page: ParsedPage, page_url: str, max_anchors: int) -> PageAnchors:
+    root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
+    if root is None:
+        return PageAnchors(page_url, max_anchors, None, left_out, page_url, "", [], [])
+    base, origin = _base_and_origin(root, page_url)
+    elements: list[etree._Element] = []
+    found = _walk(((element, None) for element in root.iter("a")), base, origin, elements)
+    return PageAnchors(page_url, max_anchors, root, left_out, base, origin, found, elements)
 
 
 def _base_and_origin(root: etree._Element, page_url: str) -> tuple[str, str]:
@@ -524,11 +572,12 @@ def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MA
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had)."""
     page = as_parsed(page_html, page_url)
-    root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
+    read = page_anchors(page, page_url, max_anchors)
+    if read.page_url != page_url or read.max_anchors != max_anchors:  # the page read otherwise before: read anew
+        read = _read_page_anchors(page, page_url, max_anchors)
+    root, left_out, base, origin, found = read.root, read.left_out, read.base, read.origin, read.anchors
     if root is None:
         return dataclasses.replace(classify([], page_url), truncated_anchors=left_out)
-    base, origin = _base_and_origin(root, page_url)
-    found = _walk(((element, None) for element in root.iter("a")), base, origin)
     links = classify(found, page_url)
     if not links.letters and (unlinked := _unlinked_letters(root, page.text, base, origin)):
         links = classify([*found, *unlinked], page_url)
