@@ -112,13 +112,13 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
     if not text or len(text) > 200:
         return -1.0
     words = text.split()
-    if MENU_TEXT.fullmatch(text) or not any(c.isalpha() for c in text):
+    if MENU_TEXT.fullmatch(text) or not any(map(str.isalpha, text)):
         return -1.0
     first = next(c for c in text if c.isalnum())
     score = 0.0
     if JOURNAL_WORDS.search(text):
         score += 0.8
-    capitalised = [w for w in words if w.lower() not in MINOR_WORDS and any(c.isalpha() for c in w)]
+    capitalised = [w for w in words if w.lower() not in MINOR_WORDS and any(map(str.isalpha, w))]
     title_case = sum(1 for w in capitalised if w[0].isupper() or not w[0].isalpha()) / max(len(capitalised), 1)
     if first.islower():
         score -= 0.6
@@ -181,7 +181,16 @@ def url_template(url: str, parts: SplitResult | None = None) -> tuple[str, ...]:
     head, _, last = path.rpartition("/")
     extension = last.rpartition(".")[2] if "." in last else ""
     query_keys = tuple(sorted(k.split("=", 1)[0] for k in parts.query.split("&") if k))
-    return (parts.hostname or "", head, extension, *query_keys)
+    return (_host(parts), head, extension, *query_keys)
+
+
+def _host(parts: SplitResult) -> str:
+    """``parts.hostname or ""``: a plain host (no user, port, brackets or zone) is its netloc in lower case, without
+    the property's taking the netloc apart."""
+    netloc = parts.netloc
+    if "@" in netloc or ":" in netloc or "[" in netloc or "%" in netloc:
+        return parts.hostname or ""
+    return netloc.lower()
 
 
 def links_key(urls: Iterable[str]) -> tuple[int, int]:
@@ -234,16 +243,26 @@ def find_journal_list(
     they are read (:func:`journals.pages.navigation.page_links`, ``MAX_ANCHORS_PER_PAGE``), not again here.
     """
     splits: dict[str, SplitResult] = {}  # every URL split once, whichever step asks (urlsplit's own cache holds 128)
+    templates: dict[str, tuple[str, ...]] = {}  # and generalised once
     groups = {key: one_per_journal(_unique(members), splits) for key, members in _candidate_groups(anchors).items()}
-    best = _best_group(groups, memory, letter, splits)
+    best = _best_group(groups, memory, letter, splits, templates)
     if best is not None and (best.confident or (memory is not None and best.key == memory.preferred_shape())):
-        best = _completed(best, anchors, splits)
+        best = _completed(best, anchors, splits, templates)
     if memory is not None:  # a set of links counts once per page, whichever groupings found it
         for key in {links_key(a.url for a in members) for members in groups.values()}:
             memory.seen_groups[key] += 1
         if best is not None and best.confident:
             memory.list_shapes[best.key] += 1
     return best
+
+
+def template_once(url: str, splits: dict[str, SplitResult], templates: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """:func:`url_template` of ``url``, kept in ``templates`` (its split kept in ``splits``): the list choice and
+    its completion both generalise the page's URLs."""
+    template = templates.get(url)
+    if template is None:
+        template = templates[url] = url_template(url, split_once(url, splits))
+    return template
 
 
 def split_once(url: str, splits: dict[str, SplitResult]) -> SplitResult:
@@ -259,11 +278,13 @@ def _best_group(
     memory: ListingMemory | None,
     letter: str | None = None,
     splits: dict[str, SplitResult] | None = None,
+    templates: dict[str, tuple[str, ...]] | None = None,
 ) -> EntryGroup | None:
-    """The best-scoring group that looks like a journal list, or None (``splits``: URLs split so far)."""
+    """The best-scoring group that looks like a journal list, or None (``splits`` and ``templates``: URLs split
+    and generalised so far)."""
     scores: dict[int, float] = {}
-    templates_of: dict[int, tuple[str, ...]] = {}  # an anchor is in two groups: generalise its URL once
     splits = {} if splits is None else splits
+    templates = {} if templates is None else templates
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
     for key, unique in groups.items():
@@ -275,11 +296,8 @@ def _best_group(
         total = sum(scores[id(a)] for a in unique)
         if total <= 0:
             continue
-        for anchor in unique:
-            if id(anchor) not in templates_of:
-                templates_of[id(anchor)] = url_template(anchor.url, splits[anchor.url])
-        templates = Counter(templates_of[id(a)] for a in unique)
-        coherence = templates.most_common(1)[0][1] / len(unique)
+        shared = Counter(template_once(a.url, splits, templates) for a in unique)
+        coherence = shared.most_common(1)[0][1] / len(unique)
         score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
         if key == preferred:
             score *= PREFERRED_SHAPE_BONUS
@@ -402,7 +420,12 @@ def _service_texts(anchors: Sequence[EntryAnchor]) -> set[str]:
     return repeated if own_texts * 2 >= max(texts[t] for t in repeated) else set()
 
 
-def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor], splits: dict[str, SplitResult]) -> EntryGroup:
+def _completed(
+    group: EntryGroup,
+    anchors: Sequence[EntryAnchor],
+    splits: dict[str, SplitResult],
+    templates: dict[str, tuple[str, ...]] | None = None,
+) -> EntryGroup:
     """``group`` (a confident list, or one of the structure the site's confident lists had) with the page's other
     anchors to its URL template, in the same kind of chrome, that look like entries: a list's rows may link their
     journal from different columns or tags (a cover image in some rows, the name in others), which makes two groups
@@ -410,13 +433,13 @@ def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor], splits: dict[s
 
     Why: rows of one list are judged one list by where their links go (one URL template), not only by the tags
     around the links. A row's sub-pages ("/journal/x/issue/latest") have templates of their own and stay out."""
-    templates = Counter(url_template(a.url, split_once(a.url, splits)) for a in group.anchors)
-    template, count = templates.most_common(1)[0]
+    templates = {} if templates is None else templates
+    template, count = Counter(template_once(a.url, splits, templates) for a in group.anchors).most_common(1)[0]
     if count * 2 < len(group.anchors) or not template[1].strip("/"):
         return group  # no one template, or pages at the site's root: a template that says nothing
     chrome = group.anchors[0].chrome
     have = {a.url for a in group.anchors}
-    sample = next(a.url for a in group.anchors if url_template(a.url, split_once(a.url, splits)) == template)
+    sample = next(a.url for a in group.anchors if template_once(a.url, splits, templates) == template)
     prefix = sample[: sample.index(template[1], sample.index("//") + 2) + len(template[1])] if template[1] else sample
     extra = [
         a
@@ -424,8 +447,8 @@ def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor], splits: dict[s
         if a.url.startswith(prefix)  # a string test first: a wide page's other links are not split
         and a.url not in have
         and a.chrome == chrome
-        and url_template(a.url, parts := split_once(a.url, splits)) == template
-        and anchor_score(a, parts) > -0.5
+        and template_once(a.url, splits, templates) == template
+        and anchor_score(a, splits[a.url]) > -0.5
     ]
     if not extra:
         return group
