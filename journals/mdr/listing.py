@@ -131,7 +131,7 @@ def _row_cells(row: etree._Element, headers: dict[etree._Element, list[str]]) ->
 
 def _cell_text(cell: etree._Element) -> str:
     """A cell's text, its title attribute when it has none (a header abbreviated to "IF" says it in full)."""
-    text = _SPACES.sub(" ", " ".join(cell.itertext())).strip()
+    text = " ".join(" ".join(cell.itertext()).split())
     return text or (cell.get("title") or "").strip()
 
 
