@@ -56,6 +56,8 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 """Dates as news items and issues show them."""
+_DIGIT = re.compile(r"\d")
+"""What every date and issue designation holds: a text without it is not searched for them."""
 ISSUE_TEXT = re.compile(r"\b(?:vol(?:ume)?\.?|issue|no\.|number)\s*\d", re.IGNORECASE)
 """An issue's designation ("Volume 39, Issue 1"): a row's link to its current issue, not the journal."""
 NOT_JOURNAL_WORDS = (
@@ -128,7 +130,7 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
         score -= 0.7  # a headline or an article title
     else:
         score += 0.1
-    if DATE.search(text) or ISSUE_TEXT.search(text):
+    if _DIGIT.search(text) and (DATE.search(text) or ISSUE_TEXT.search(text)):
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
