@@ -480,17 +480,24 @@ def _bounded_text(pieces: Iterable[str], limit: int) -> str:
     """The pieces joined with spaces, whitespace collapsed, or ``""`` when that is longer than ``limit``.
 
     Reading stops once the pieces hold more than ``limit`` non-space characters: a row that is half the page
-    (a list nested in a list) costs no more than a short one.
+    (a list nested in a list) costs no more than a short one. The pieces' lengths bound their non-space characters
+    from above, so they are counted only once those lengths pass the limit (a row's text is mostly indentation).
     """
     kept: list[str] = []
     length = 0
+    counted = False
     for piece in pieces:
-        words = piece.split()
-        length += sum(map(len, words))
-        if length > limit:
+        kept.append(piece)
+        if counted:
+            length += sum(map(len, piece.split()))
+        else:
+            length += len(piece)
+            if length > limit:
+                length = sum(map(len, " ".join(kept).split()))
+                counted = True
+        if counted and length > limit:
             return ""
-        kept.extend(words)
-    text = " ".join(kept)
+    text = " ".join(" ".join(kept).split())
     return text if len(text) <= limit else ""
 
 
