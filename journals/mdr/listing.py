@@ -129,9 +129,17 @@ def _row_cells(row: etree._Element, headers: dict[etree._Element, list[str]]) ->
     return {name: text for name, text in zip(names, cells, strict=False) if name and text}
 
 
+def _own_text(element: etree._Element, separator: str) -> str:
+    """``separator.join(element.itertext())``: the element's own text when it has no children (most anchors and
+    cells), without walking it."""
+    if len(element):
+        return separator.join(element.itertext())
+    return element.text or ""
+
+
 def _cell_text(cell: etree._Element) -> str:
     """A cell's text, its title attribute when it has none (a header abbreviated to "IF" says it in full)."""
-    text = " ".join(" ".join(cell.itertext()).split())
+    text = " ".join(_own_text(cell, " ").split())
     return text or (cell.get("title") or "").strip()
 
 
@@ -171,7 +179,7 @@ def index_listing(
                     if not href:
                         continue
                     link = links.get(anchor) or join_link(base_url, origin, href.strip())
-                    title = " ".join("".join(anchor.itertext()).split())
+                    title = " ".join(_own_text(anchor, "").split())
                     entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers, rows).items()))
                     index.by_link.setdefault(link_key(link), entry)
                     if title:

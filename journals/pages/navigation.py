@@ -157,7 +157,11 @@ def _letters(piece: str) -> int:
 def anchor_text(element: etree._Element) -> str:
     """What an anchor says: its visible text, else an image's ``alt``/``title``, else its ``title``/``aria-label``
     (an image map's area: its ``alt``)."""
-    text = visible_text(element, ANCHOR_TEXT_LIMIT)
+    if len(element):
+        text = visible_text(element, ANCHOR_TEXT_LIMIT)
+    else:  # most anchors hold their text alone: it is all there is to read
+        own = element.text
+        text = normalise_text(own)[:ANCHOR_TEXT_LIMIT].rstrip() if own else ""
     if text:
         return text
     for image in element.iter("img"):
