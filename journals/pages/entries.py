@@ -376,8 +376,9 @@ def one_per_journal(anchors: list[EntryAnchor], splits: dict[str, SplitResult] |
     if len(anchors) < 2:
         return anchors
     sub_pages = _row_sub_pages(anchors, {} if splits is None else splits)
-    services = _service_texts(anchors)
-    kept = [a for a in anchors if id(a) not in sub_pages and _text_key(a.text) not in services]
+    keys = [_text_key(a.text) for a in anchors]
+    services = _service_texts(keys)
+    kept = [a for a, key in zip(anchors, keys, strict=True) if id(a) not in sub_pages and key not in services]
     return kept or anchors
 
 
@@ -411,10 +412,10 @@ def _row_sub_pages(anchors: Sequence[EntryAnchor], splits: dict[str, SplitResult
     return {key for key, parent in parent_of.items() if extensions[parent] <= SUB_PAGES_PER_JOURNAL}
 
 
-def _service_texts(anchors: Sequence[EntryAnchor]) -> set[str]:
-    """The texts (:func:`_text_key`) found on :data:`REPEATED_TEXT_URLS` or more anchors, when the group keeps at
-    least half as many anchors with texts of their own; none otherwise."""
-    texts = Counter(_text_key(a.text) for a in anchors)
+def _service_texts(keys: Sequence[str]) -> set[str]:
+    """The texts (``keys``: the group's anchors' :func:`_text_key`) found on :data:`REPEATED_TEXT_URLS` or more
+    anchors, when the group keeps at least half as many anchors with texts of their own; none otherwise."""
+    texts = Counter(keys)
     repeated = {text for text, count in texts.items() if count >= REPEATED_TEXT_URLS}
     if not repeated:
         return set()

@@ -131,27 +131,26 @@ def visible_text(
 def _collect_visible(element: etree._Element, parts: list[str], budget: float, unseen: frozenset[str]) -> float:
     """Add the element's visible pieces to ``parts`` until more than ``budget`` non-space characters are read;
     what is left of the budget (below 0: stop reading)."""
-    if element.text:
-        parts.append(element.text)
-        budget -= _letters(element.text)
-        if budget < 0:
-            return budget
+    text = element.text
+    if text:
+        parts.append(text)
+        if not text.isspace():  # a piece of whitespace reads no letter
+            budget -= sum(map(len, text.split()))
+            if budget < 0:
+                return budget
     for child in element:
         if isinstance(child.tag, str) and child.tag not in unseen and not is_hidden(child):
             budget = _collect_visible(child, parts, budget, unseen)
             if budget < 0:
                 return budget
-        if child.tail:
-            parts.append(child.tail)
-            budget -= _letters(child.tail)
-            if budget < 0:
-                return budget
+        text = child.tail
+        if text:
+            parts.append(text)
+            if not text.isspace():
+                budget -= sum(map(len, text.split()))
+                if budget < 0:
+                    return budget
     return budget
-
-
-def _letters(piece: str) -> int:
-    """The non-space characters of a piece of text: what it adds to the text once whitespace is collapsed."""
-    return sum(map(len, piece.split()))
 
 
 def anchor_text(element: etree._Element) -> str:
