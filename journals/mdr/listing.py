@@ -123,10 +123,13 @@ def _row_cells(row: etree._Element, headers: dict[etree._Element, list[str]]) ->
         header_row = next((r for r in table.iter("tr") if r.find("th") is not None), None)
         names = [_cell_text(cell) for cell in header_row.iterchildren("th", "td")] if header_row is not None else []
         headers[table] = names
-    if row.find("th") is not None and row.find("td") is None:
+    if not any(names) or (row.find("th") is not None and row.find("td") is None):
         return {}
-    cells = [_cell_text(cell) for cell in row.iterchildren("td", "th")]
-    return {name: text for name, text in zip(names, cells, strict=False) if name and text}
+    cells = {}
+    for name, cell in zip(names, row.iterchildren("td", "th"), strict=False):
+        if name and (text := _cell_text(cell)):  # a cell under no header is not read
+            cells[name] = text
+    return cells
 
 
 def _own_text(element: etree._Element, separator: str) -> str:
