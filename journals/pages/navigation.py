@@ -483,23 +483,22 @@ def _bounded_text(pieces: Iterable[str], limit: int) -> str:
     """The pieces joined with spaces, whitespace collapsed, or ``""`` when that is longer than ``limit``.
 
     Reading stops once the pieces hold more than ``limit`` non-space characters: a row that is half the page
-    (a list nested in a list) costs no more than a short one. The pieces' lengths bound their non-space characters
-    from above, so they are counted only once those lengths pass the limit (a row's text is mostly indentation).
+    (a list nested in a list) costs no more than a short one. A piece's length bounds its non-space characters from
+    above, so the pieces are counted in runs, only when their lengths could have taken the count past the limit (a
+    row's text is mostly indentation).
     """
     kept: list[str] = []
-    length = 0
-    counted = False
+    letters = 0
+    counted = 0  # pieces counted in ``letters``
+    uncounted = 0  # the length of the pieces not counted yet
     for piece in pieces:
         kept.append(piece)
-        if counted:
-            length += sum(map(len, piece.split()))
-        else:
-            length += len(piece)
-            if length > limit:
-                length = sum(map(len, " ".join(kept).split()))
-                counted = True
-        if counted and length > limit:
-            return ""
+        uncounted += len(piece)
+        if letters + uncounted > limit:
+            letters += sum(map(len, "".join(kept[counted:]).split()))
+            counted, uncounted = len(kept), 0
+            if letters > limit:
+                return ""
     text = " ".join(" ".join(kept).split())
     return text if len(text) <= limit else ""
 
