@@ -5,7 +5,17 @@ from urllib.parse import urljoin, urlsplit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from journals.pages.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, metrics_links, page_links
+from journals.pages.navigation import (
+    ANCHOR_TEXT_LIMIT,
+    _bounded_text,
+    absolute_url,
+    anchors,
+    metrics_links,
+    page_anchors,
+    page_links,
+    read_page_anchors,
+)
+from journals.pages.parsed import ParsedPage
 from lab.extraction.bench import sample_pages
 
 PAGE = """<html><body>
@@ -237,3 +247,25 @@ def test_script_letters_are_looked_for_only_where_no_letter_is_a_link() -> None:
     select = '<select onchange="location=this.value"><option value="/other/a">A</option></select>'
     links = page_links(script_index(linked + select), "http://s.example/")
     assert [a.url for a in links.letters] == [f"http://s.example/az/{x}" for x in "ABC"]
+
+
+def test_a_pages_anchors_are_read_once_and_kept_with_it() -> None:
+    """The crawl reads a list page's links, then its listing index, on one parsed page: its anchors are resolved
+    once (URL, text, row) and kept with the page."""
+    page = ParsedPage("http://site.example/az/index.html", PAGE)
+    assert read_page_anchors(page) is None
+    first = page_links(page, page.url)
+    read = read_page_anchors(page)
+    assert read is not None and read.anchors is page_anchors(page, page.url).anchors
+    assert len(read.elements) == len(read.anchors) and all(e.tag == "a" for e in read.elements)
+    again = page_links(page, page.url)
+    assert again == first and all(a is b for a, b in zip(again.content, first.content, strict=True))
+    assert page_links(page, "http://other.example/az/") != first, "another URL is read anew"
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.text(alphabet="ab \n\t\u3000", max_size=12), max_size=12), st.integers(0, 30))
+def test_row_text_is_the_words_while_they_are_few(pieces: list[str], limit: int) -> None:
+    words = " ".join(pieces).split()
+    expected = " ".join(words) if sum(map(len, words)) <= limit and len(" ".join(words)) <= limit else ""
+    assert _bounded_text(iter(pieces), limit) == expected
