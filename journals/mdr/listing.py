@@ -169,13 +169,14 @@ def index_listing(
     tree = TagTree.build(root)
     del root
     headers: dict[etree._Element, list[str]] = {}
-    rows: dict[etree._Element, dict[str, str]] = {}
+    rows: dict[etree._Element, tuple[tuple[str, str], ...]] = {}
     regions = mine_tag_tree(tree, k, threshold)
     node_at = tree.nodes_by_path()
     for region in regions:
         for mined in region.records:
-            issns = tuple(issn.upper() for issn in SHOWN_ISSN.findall(mined.text))
-            record: ListingRecord = (issns, mined.text, tuple(mined.xpaths))
+            text = mined.text
+            issns = tuple(issn.upper() for issn in SHOWN_ISSN.findall(text)) if "-" in text else ()
+            record: ListingRecord = (issns, text, tuple(mined.xpaths))
             for xpath in mined.xpaths:
                 for anchor in tree.elements[node_at[xpath]].iter("a"):
                     href = anchor.get("href")
@@ -183,11 +184,26 @@ def index_listing(
                         continue
                     link = links.get(anchor) or join_link(base_url, origin, href.strip())
                     title = " ".join(_own_text(anchor, "").split())
-                    entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers, rows).items()))
+                    entry: ListingEntry = (title, link, record, _row_items(anchor, headers, rows))
                     index.by_link.setdefault(link_key(link), entry)
-                    if title:
-                        index.by_title.setdefault(title_key(title), entry)
+                    if title:  # collapsed already: its title_key is its case folded
+                        index.by_title.setdefault(title.casefold(), entry)
     return index
+
+
+def _row_items(
+    anchor: etree._Element,
+    headers: dict[etree._Element, list[str]],
+    rows: dict[etree._Element, tuple[tuple[str, str], ...]],
+) -> tuple[tuple[str, str], ...]:
+    """:func:`row_cells` as the entries hold them, one tuple per row shared by the row's anchors."""
+    row = next(anchor.iterancestors("tr"), None)
+    if row is None:
+        return ()
+    cells = rows.get(row)
+    if cells is None:
+        cells = rows[row] = tuple(_row_cells(row, headers).items())
+    return cells
 
 
 def _resolved_links(
