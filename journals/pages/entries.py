@@ -216,7 +216,10 @@ class ListingMemory:
 
     def is_chrome(self, urls: Iterable[str]) -> bool:
         """Whether this exact set of links already appeared on enough other listing pages to be site chrome."""
-        key = links_key(urls)
+        return self.is_chrome_key(links_key(urls))
+
+    def is_chrome_key(self, key: tuple[int, int]) -> bool:
+        """:meth:`is_chrome` of the set of links whose :func:`links_key` is ``key``."""
         return key[0] >= 2 and self.seen_groups[key] >= REPEATS_FOR_CHROME
 
     def preferred_shape(self) -> str | None:
@@ -247,11 +250,13 @@ def find_journal_list(
     splits: dict[str, SplitResult] = {}  # every URL split once, whichever step asks (urlsplit's own cache holds 128)
     templates: dict[str, tuple[str, ...]] = {}  # and generalised once
     groups = {key: one_per_journal(_unique(members), splits) for key, members in _candidate_groups(anchors).items()}
-    best = _best_group(groups, memory, letter, splits, templates)
+    # each group's set of links as the memory knows it, made once for its test and its count
+    keys = {key: links_key(a.url for a in members) for key, members in groups.items()} if memory is not None else None
+    best = _best_group(groups, memory, letter, splits, templates, keys=keys)
     if best is not None and (best.confident or (memory is not None and best.key == memory.preferred_shape())):
         best = _completed(best, anchors, splits, templates)
-    if memory is not None:  # a set of links counts once per page, whichever groupings found it
-        for key in {links_key(a.url for a in members) for members in groups.values()}:
+    if memory is not None and keys is not None:  # a set of links counts once per page, whichever groupings found it
+        for key in set(keys.values()):
             memory.seen_groups[key] += 1
         if best is not None and best.confident:
             memory.list_shapes[best.key] += 1
@@ -281,16 +286,20 @@ def _best_group(
     letter: str | None = None,
     splits: dict[str, SplitResult] | None = None,
     templates: dict[str, tuple[str, ...]] | None = None,
+    *,
+    keys: dict[str, tuple[int, int]] | None = None,
 ) -> EntryGroup | None:
     """The best-scoring group that looks like a journal list, or None (``splits`` and ``templates``: URLs split
-    and generalised so far)."""
+    and generalised so far; ``keys``: each group's :func:`links_key`, when made already)."""
     scores: dict[int, float] = {}
     splits = {} if splits is None else splits
     templates = {} if templates is None else templates
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
     for key, unique in groups.items():
-        if memory is not None and memory.is_chrome(a.url for a in unique):
+        if memory is not None and (
+            memory.is_chrome_key(keys[key]) if keys is not None else memory.is_chrome(a.url for a in unique)
+        ):
             continue
         for anchor in unique:
             if id(anchor) not in scores:
