@@ -13,7 +13,7 @@ from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree
 from journals.pages.caps import ELEMENT_TAG
-from journals.pages.navigation import PageAnchors, read_page_anchors
+from journals.pages.navigation import ResolvedLinks, resolved_links
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import route_of
 from journals.pages.urls import join_url
@@ -164,7 +164,8 @@ def index_listing(
     if root is None:
         return index
     origin = _origin(base_url)
-    links = _resolved_links(read_page_anchors(parsed), root, base_url, origin)
+    links = _links_by_element(resolved_links(parsed), root, base_url, origin)
+    parsed.forget(ResolvedLinks)  # the index is their last reader
     del parsed  # a page of HTML only: its tree lives on in ``root`` alone
     tree = TagTree.build(root)
     del root
@@ -206,16 +207,16 @@ def _row_items(
     return cells
 
 
-def _resolved_links(
-    read: PageAnchors | None, root: etree._Element, base_url: str, origin: str
+def _links_by_element(
+    resolved: ResolvedLinks | None, root: etree._Element, base_url: str, origin: str
 ) -> dict[etree._Element, str]:
-    """The absolute links the page's links pass resolved (:func:`~journals.pages.navigation.page_anchors`) on this
+    """The absolute links the page's links pass resolved (:class:`~journals.pages.navigation.ResolvedLinks`) on this
     very tree, by element, where they are :func:`join_link`'s: relative to the same base, no fragment to keep (the
     links pass drops it). Empty when the links were read on another tree or base, or not at all."""
-    if read is None or read.root is not root or read.base != base_url or read.origin != origin:
+    if resolved is None or resolved.root is not root or resolved.base != base_url or resolved.origin != origin:
         return {}
     return {
-        element: anchor.url
-        for element, anchor in zip(read.elements, read.anchors, strict=True)
+        element: url
+        for element, url in zip(resolved.elements, resolved.urls, strict=True)
         if "#" not in (element.get("href") or "")
     }

@@ -220,45 +220,29 @@ def _walk(
     return found
 
 
-class PageAnchors(NamedTuple):
-    """A page's ``<a>`` links as the links pass read them (:func:`page_anchors`), with their elements: what the
-    journal list and the listing index read too, rather than resolve every anchor's URL and text again."""
+class ResolvedLinks(NamedTuple):
+    """The absolute URLs the links pass resolved on a page's tree, by ``<a>`` element: kept with the parsed page
+    (:meth:`ParsedPage.once`) for its listing index, which reads the same anchors (the crawl reads a list page's
+    links, then indexes it, on the one page), rather than join every ``href`` again. URLs and elements only: the
+    page is kept for the pipelines, and its anchors' texts and rows are read by the links pass alone."""
 
     page_url: str
-    max_anchors: int
-    root: etree._Element | None
-    """The tree read: the page's own, or its prefix's on a page of more than ``max_anchors`` anchors."""
-    left_out: int
-    """``<a>`` tags past ``max_anchors`` left unread."""
+    root: etree._Element
+    """The tree read: the page's own, or its prefix's on a page of more than ``MAX_ANCHORS_PER_PAGE`` anchors."""
     base: str
-    """The URL the links are relative to (:func:`_base_and_origin`)."""
+    """The URL the links are relative to (the page's ``<base href>``, else its own)."""
     origin: str
-    anchors: list[Anchor]
-    """The followable anchors, in document order."""
+    """The base's ``scheme://netloc``, ``""`` unless http(s)."""
     elements: list[etree._Element]
-    """Each anchor's ``<a>`` element."""
+    """The followable anchors' ``<a>`` elements, in document order."""
+    urls: list[str]
+    """Each one's absolute URL, without its fragment unless that is a script's route (:func:`absolute_url`)."""
 
 
-def page_anchors(page: ParsedPage, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageAnchors:
-    """The followable ``<a>`` anchors of ``page`` and their elements, read once per page and kept with it
-    (:meth:`ParsedPage.once`): the crawl reads a list page's links, then its listing index, on the one page."""
-    return page.once(PageAnchors, lambda parsed: _read_page_anchors(parsed, page_url, max_anchors))
-
-
-def read_page_anchors(page: ParsedPage) -> PageAnchors | None:
-    """The anchors :func:`page_anchors` read of ``page``, None when none were read (nothing is read now)."""
-    found: PageAnchors | None = page.kept(PageAnchors)
+def resolved_links(page: ParsedPage) -> ResolvedLinks | None:
+    """The links :func:`page_links` resolved on ``page``, None when it was not read for them (nothing is read now)."""
+    found: ResolvedLinks | None = page.kept(ResolvedLinks)
     return found
-
-
-def _read_page_anchors(page: ParsedPage, page_url: str, max_anchors: int) -> PageAnchors:
-    root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
-    if root is None:
-        return PageAnchors(page_url, max_anchors, None, left_out, page_url, "", [], [])
-    base, origin = _base_and_origin(root, page_url)
-    elements: list[etree._Element] = []
-    found = _walk(((element, None) for element in root.iter("a")), base, origin, elements)
-    return PageAnchors(page_url, max_anchors, root, left_out, base, origin, found, elements)
 
 
 def _base_and_origin(root: etree._Element, page_url: str) -> tuple[str, str]:
@@ -581,12 +565,14 @@ def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MA
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had)."""
     page = as_parsed(page_html, page_url)
-    read = page_anchors(page, page_url, max_anchors)
-    if read.page_url != page_url or read.max_anchors != max_anchors:  # the page read otherwise before: read anew
-        read = _read_page_anchors(page, page_url, max_anchors)
-    root, left_out, base, origin, found = read.root, read.left_out, read.base, read.origin, read.anchors
+    root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
         return dataclasses.replace(classify([], page_url), truncated_anchors=left_out)
+    base, origin = _base_and_origin(root, page_url)
+    elements: list[etree._Element] = []
+    found = _walk(((element, None) for element in root.iter("a")), base, origin, elements)
+    urls = [anchor.url for anchor in found]
+    page.once(ResolvedLinks, lambda _: ResolvedLinks(page_url, root, base, origin, elements, urls))
     links = classify(found, page_url)
     if not links.letters and (unlinked := _unlinked_letters(root, page.text, base, origin)):
         links = classify([*found, *unlinked], page_url)

@@ -6,7 +6,7 @@ import pytest
 
 from journals.mdr import DEFAULT_MAX_NODES
 from journals.mdr.listing import _origin, index_listing, join_link, link_key
-from journals.pages.navigation import page_anchors, read_page_anchors
+from journals.pages.navigation import ResolvedLinks, page_links, resolved_links
 from journals.pages.parsed import ParsedPage
 
 BASE = "http://pub.example/az/a"
@@ -94,10 +94,12 @@ def test_the_links_pass_anchors_give_the_index_its_own_links(base_tag: str) -> N
     HTML alone is: the links pass's URLs are taken only where they are the ones the index joins."""
     html = _linked_listing(base_tag)
     page = ParsedPage(BASE, html)
-    anchors = page_anchors(page, BASE)
-    assert read_page_anchors(page) is anchors and len(anchors.anchors) == 12
+    page_links(page, BASE)
+    resolved = resolved_links(page)
+    assert resolved is not None and len(resolved.urls) == 12
     shared = index_listing(page, BASE, 10, 0.3)
     assert shared == index_listing(html, BASE, 10, 0.3)
+    assert resolved_links(page) is None, "the index is their last reader: they are not kept after it"
     assert shared.find("http://pub.example/journal/j2#top")["link"] == "http://pub.example/journal/j2#top"
     assert shared.find("http://pub.example/az/j1")["title"] == "Annals of Topic 1"
 
@@ -105,4 +107,18 @@ def test_the_links_pass_anchors_give_the_index_its_own_links(base_tag: str) -> N
 def test_a_page_whose_links_were_not_read_is_not_read_for_them() -> None:
     page = ParsedPage(BASE, _listing(journals=5, farm=0))
     index_listing(page, BASE, 10, 0.3)
-    assert read_page_anchors(page) is None
+    assert resolved_links(page) is None
+
+
+def test_the_index_reads_the_links_pass_urls_rather_than_joining_again() -> None:
+    page = ParsedPage(BASE, _linked_listing(""))
+    page_links(page, BASE)
+    resolved = resolved_links(page)
+    assert resolved is not None
+    page.forget(ResolvedLinks)
+    page.once(ResolvedLinks, lambda _: resolved._replace(urls=[f"{url}?read" for url in resolved.urls]))
+    index = index_listing(page, BASE, 10, 0.3)
+    assert index.find("http://pub.example/journal/j0?read")["title"] == "Annals of Topic 0"
+    assert index.find("http://pub.example/journal/j2#top")["link"] == "http://pub.example/journal/j2#top", (
+        "a link with a fragment is joined: the links pass dropped it"
+    )

@@ -11,9 +11,8 @@ from journals.pages.navigation import (
     absolute_url,
     anchors,
     metrics_links,
-    page_anchors,
     page_links,
-    read_page_anchors,
+    resolved_links,
 )
 from journals.pages.parsed import ParsedPage
 from lab.extraction.bench import sample_pages
@@ -249,18 +248,19 @@ def test_script_letters_are_looked_for_only_where_no_letter_is_a_link() -> None:
     assert [a.url for a in links.letters] == [f"http://s.example/az/{x}" for x in "ABC"]
 
 
-def test_a_pages_anchors_are_read_once_and_kept_with_it() -> None:
-    """The crawl reads a list page's links, then its listing index, on one parsed page: its anchors are resolved
-    once (URL, text, row) and kept with the page."""
+def test_a_pages_resolved_links_are_kept_with_it_for_its_listing_index() -> None:
+    """The crawl reads a list page's links, then its listing index, on one parsed page: the URLs the links pass
+    resolved are kept with the page, by element, for the index to read rather than join again."""
     page = ParsedPage("http://site.example/az/index.html", PAGE)
-    assert read_page_anchors(page) is None
-    first = page_links(page, page.url)
-    read = read_page_anchors(page)
-    assert read is not None and read.anchors is page_anchors(page, page.url).anchors
-    assert len(read.elements) == len(read.anchors) and all(e.tag == "a" for e in read.elements)
-    again = page_links(page, page.url)
-    assert again == first and all(a is b for a, b in zip(again.content, first.content, strict=True))
-    assert page_links(page, "http://other.example/az/") != first, "another URL is read anew"
+    assert resolved_links(page) is None
+    links = page_links(page, page.url)
+    resolved = resolved_links(page)
+    assert resolved is not None and resolved.root is page.tree and resolved.base == page.url
+    assert all(element.tag == "a" for element in resolved.elements)
+    by_url = dict(zip(resolved.urls, resolved.elements, strict=True))
+    assert [by_url[a.url].get("href") for a in links.letters] == ["?letter=a", "b.html", "http://other.example/c",
+                                                                   "/az/0-9", "/az/ab"]  # fmt: skip
+    assert "javascript:void(0)" not in {e.get("href") for e in resolved.elements}, "followable anchors only"
 
 
 @settings(max_examples=500, deadline=None, database=None)
