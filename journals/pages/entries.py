@@ -107,14 +107,17 @@ class EntryAnchor(Protocol):
     def record_text(self) -> str: ...
 
 
-def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float:
+def anchor_score(
+    anchor: EntryAnchor, parts: SplitResult | None = None, rows: dict[str, bool] | None = None
+) -> float:
     """How much one anchor looks like a journal entry, from -1 (surely not) to about 1.5 (``parts``: its URL split,
-    when the caller has it)."""
+    when the caller has it; ``rows``: whether each row text read so far names a journal, kept for the row's other
+    anchors)."""
     text = anchor.text
-    if not text or len(text) > 200:
+    if not text or len(text) > 200 or not any(map(str.isalpha, text)):
         return -1.0
     words = text.split()
-    if MENU_TEXT.fullmatch(text) or not any(map(str.isalpha, text)):
+    if MENU_TEXT.fullmatch(text):
         return -1.0
     first = next(c for c in text if c.isalnum())
     score = 0.0
@@ -137,13 +140,23 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
     parts = judged_parts(parts if parts is not None else split_url(anchor.url))
     path = parts.path.rstrip("/")
     path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
-    if NOT_JOURNAL_DIRECTORY.search(path) or NOT_JOURNAL_QUERY.search(parts.query):
+    if NOT_JOURNAL_DIRECTORY.search(path) or (parts.query and NOT_JOURNAL_QUERY.search(parts.query)):
         score -= 0.9
     elif JOURNAL_PATH.search(parts.path):
         score += 0.3
-    if anchor.record_text and (SHOWN_ISSN.search(anchor.record_text) or "journal" in anchor.record_text.lower()):
+    if anchor.record_text and _row_names_journal(anchor.record_text, rows):
         score += 0.3
     return max(-1.0, score)
+
+
+def _row_names_journal(row: str, rows: dict[str, bool] | None) -> bool:
+    """Whether a row's text shows an ISSN or says "journal" (``rows``: the answers so far, by row text)."""
+    names = rows.get(row) if rows is not None else None
+    if names is None:
+        names = bool(SHOWN_ISSN.search(row)) or "journal" in row.lower()
+        if rows is not None:
+            rows[row] = names
+    return names
 
 
 TRACKER_PARAMETERS = frozenset({"url", "target", "dest", "destination", "redirect", "redirect_url", "goto", "to", "u"})
@@ -292,6 +305,7 @@ def _best_group(
     """The best-scoring group that looks like a journal list, or None (``splits`` and ``templates``: URLs split
     and generalised so far; ``keys``: each group's :func:`links_key`, when made already)."""
     scores: dict[int, float] = {}
+    rows: dict[str, bool] = {}  # a row's anchors share its text: read it once
     splits = {} if splits is None else splits
     templates = {} if templates is None else templates
     preferred = memory.preferred_shape() if memory is not None else None
@@ -303,7 +317,7 @@ def _best_group(
             continue
         for anchor in unique:
             if id(anchor) not in scores:
-                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits))
+                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), rows)
         total = sum(scores[id(a)] for a in unique)
         if total <= 0:
             continue
