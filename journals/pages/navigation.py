@@ -494,10 +494,13 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     "AI" or "C" in a list of journals is not an index. A page link ("2", "41-80", "Next ›") links to a page like
     this one (same path, or a sibling or child of it): "82" linking to a search of a journal's articles is not.
     """
-    patterns = _patterns()
     page_anchors = list(page_anchors)
+    readings: dict[str, _Reading] = {}  # a text recurs on a page (a row's "RSS", a menu's items): read it once
+    for anchor in page_anchors:
+        if anchor.text not in readings:
+            readings[anchor.text] = _Reading.of(anchor.text)
     letter_texts: dict[str, list[str]] = {}
-    reads_letter = [bool(patterns["letter"].fullmatch(anchor.text)) for anchor in page_anchors]
+    reads_letter = [readings[anchor.text].letter for anchor in page_anchors]
     for anchor, reads in zip(page_anchors, reads_letter, strict=True):
         if reads:
             letter_texts.setdefault(anchor.group, []).append(anchor.text)
@@ -513,16 +516,12 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
         text = anchor.text
         if like and group_letters[anchor.group] * 2 >= group_sizes[anchor.group]:
             letters.append(anchor)
-        elif patterns["browse"].fullmatch(text):
+        elif (reading := readings[text]).browse:
             browse.append(anchor)
-        elif patterns["metrics_page"].fullmatch(text):
+        elif reading.metrics_page:
             metrics.append(anchor)  # a journal's own menu often holds "About the journal"
             content.append(anchor)  # and a list may hold journals called "Information" or "Metrics"
-        elif (
-            anchor.chrome in ("", "nav")
-            and patterns["next_page"].fullmatch(text)
-            and (not page_url or is_near(anchor.url, page_url))
-        ):
+        elif anchor.chrome in ("", "nav") and reading.next_page and (not page_url or is_near(anchor.url, page_url)):
             pages.append(anchor)
         elif text:
             content.append(anchor)
@@ -531,6 +530,26 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     # Content links before menu links, and "About the journal" before a bare "About" that may be the site's.
     metrics.sort(key=lambda anchor: (anchor.in_chrome, " " not in anchor.text))
     return PageLinks(letters=letters, pages=pages, content=content, browse=browse, metrics=metrics)
+
+
+class _Reading(NamedTuple):
+    """What an anchor text reads as, by the navigation's patterns (:func:`_patterns`)."""
+
+    letter: bool
+    browse: bool
+    metrics_page: bool
+    next_page: bool
+
+    @classmethod
+    def of(cls, text: str) -> _Reading:
+        """The reading of ``text``."""
+        patterns = _patterns()
+        return cls(
+            bool(patterns["letter"].fullmatch(text)),
+            bool(patterns["browse"].fullmatch(text)),
+            bool(patterns["metrics_page"].fullmatch(text)),
+            bool(patterns["next_page"].fullmatch(text)),
+        )
 
 
 class _LetterGroup(NamedTuple):
