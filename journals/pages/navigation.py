@@ -207,7 +207,7 @@ def _walk(
 ) -> list[Anchor]:
     """The followable anchors of ``elements`` (each with the URL it goes to, None for its own ``href``), in order;
     their ancestors are opened once each (:class:`_Open`). ``walked``, when given, gets each anchor's element."""
-    strings: dict[tuple[str, str], str] = {}
+    strings: _Paths = {}
     opened: dict[etree._Element, _Open] = {}
     found = []
     for element, href in elements:
@@ -343,7 +343,7 @@ def _option_target(option: etree._Element) -> str | None:
     return f"{(form.get('action') or '').strip()}?{urlencode({name: value})}"
 
 
-def _opened(element: etree._Element, opened: dict[etree._Element, _Open], strings: dict[tuple[str, str], str]) -> _Open:
+def _opened(element: etree._Element, opened: dict[etree._Element, _Open], strings: _Paths) -> _Open:
     """The :class:`_Open` of ``element``, its ancestors' opened first (each once, kept in ``opened``): only the
     ancestors of anchors are ever opened, not every element of the page."""
     chain = []
@@ -410,6 +410,11 @@ def _followable(url: str, origin: str) -> bool:
     )
 
 
+_Paths = dict[tuple[str, str, str | int], str]
+"""The group and shape paths made so far, by the parent's path and the step's tag and class (or column): a list's
+anchors share one string, not a copy each."""
+
+
 class _Open:
     """An element the walk is inside, and what its descendants inherit: the nearest chrome around them, their group
     (tags and classes of the ancestors) and shape (tags, with a cell's column)."""
@@ -427,18 +432,28 @@ class _Open:
         self._row_text: str | None = None
 
     @classmethod
-    def below(cls, element: etree._Element, parent: _Open | None, strings: dict[tuple[str, str], str]) -> _Open:
+    def below(cls, element: etree._Element, parent: _Open | None, strings: _Paths) -> _Open:
         """``element`` opened inside ``parent`` (None at the top); ``strings`` makes equal paths one string."""
         tag = element.tag
+        klass = element.get("class", "")
+        if parent is None:
+            chrome = group_path = shape_path = ""
+        else:
+            chrome, group_path, shape_path = parent.chrome, parent.group, parent.shape
         if tag in CHROME_TAGS:
             chrome = tag
         elif element.get("role") == "navigation":
             chrome = "nav"
-        else:
-            chrome = parent.chrome if parent is not None else ""
-        group = _joined(parent.group if parent is not None else "", f"{tag}.{element.get('class', '')}", strings)
-        step = f"{tag}[{parent.column(element) if parent is not None else 0}]" if tag in ("td", "th") else str(tag)
-        return cls(element, chrome, group, _joined(parent.shape if parent is not None else "", step, strings), parent)
+        column = (parent.column(element) if parent is not None else 0) if tag in ("td", "th") else -1
+        group = strings.get((group_path, tag, klass))
+        if group is None:
+            step = f"{tag}.{klass}"
+            group = strings[group_path, tag, klass] = f"{group_path}/{step}" if group_path else step
+        shape = strings.get((shape_path, tag, column))
+        if shape is None:
+            step = f"{tag}[{column}]" if column >= 0 else tag
+            shape = strings[shape_path, tag, column] = f"{shape_path}/{step}" if shape_path else step
+        return cls(element, chrome, group, shape, parent)
 
     def column(self, cell: etree._Element) -> int:
         """A child cell's position among this element's children, as ``index()`` counts it (comments too): the
@@ -453,14 +468,6 @@ class _Open:
         if self._row_text is None:
             self._row_text = _bounded_text(self.element.itertext(), RECORD_TEXT_LIMIT)
         return self._row_text
-
-
-def _joined(path: str, step: str, strings: dict[tuple[str, str], str]) -> str:
-    """``path/step``, the same string object for equal paths (a list's anchors share one, not a copy each)."""
-    joined = strings.get((path, step))
-    if joined is None:
-        joined = strings[path, step] = f"{path}/{step}" if path else step
-    return joined
 
 
 def _bounded_text(pieces: Iterable[str], limit: int) -> str:
