@@ -107,18 +107,48 @@ class EntryAnchor(Protocol):
     def record_text(self) -> str: ...
 
 
-def anchor_score(
-    anchor: EntryAnchor, parts: SplitResult | None = None, rows: dict[str, bool] | None = None
-) -> float:
+@dataclass
+class ScoreMemo:
+    """What scoring one page's anchors reads more than once: a text recurs on a page (a row's "RSS", a number), and
+    a row's text on each of its anchors. Kept for one page's scoring only."""
+
+    texts: dict[str, float | None] = field(default_factory=dict)
+    """Per anchor text, its score from the text alone (:func:`_text_score`)."""
+    rows: dict[str, bool] = field(default_factory=dict)
+    """Per row text, whether it names a journal (an ISSN, the word)."""
+
+
+def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None, memo: ScoreMemo | None = None) -> float:
     """How much one anchor looks like a journal entry, from -1 (surely not) to about 1.5 (``parts``: its URL split,
-    when the caller has it; ``rows``: whether each row text read so far names a journal, kept for the row's other
-    anchors)."""
+    when the caller has it; ``memo``: what the page's other anchors read already)."""
     text = anchor.text
-    if not text or len(text) > 200 or not any(map(str.isalpha, text)):
+    if memo is None:
+        score = _text_score(text)
+    elif text in memo.texts:
+        score = memo.texts[text]
+    else:
+        score = memo.texts[text] = _text_score(text)
+    if score is None:
         return -1.0
+    parts = judged_parts(parts if parts is not None else split_url(anchor.url))
+    path = parts.path.rstrip("/")
+    path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
+    if NOT_JOURNAL_DIRECTORY.search(path) or (parts.query and NOT_JOURNAL_QUERY.search(parts.query)):
+        score -= 0.9
+    elif JOURNAL_PATH.search(parts.path):
+        score += 0.3
+    if anchor.record_text and _row_names_journal(anchor.record_text, memo):
+        score += 0.3
+    return max(-1.0, score)
+
+
+def _text_score(text: str) -> float | None:
+    """What an anchor's text alone adds to its score (:func:`anchor_score`), None when it is surely no journal's."""
+    if not text or len(text) > 200 or not any(map(str.isalpha, text)):
+        return None
     words = text.split()
     if MENU_TEXT.fullmatch(text):
-        return -1.0
+        return None
     first = next(c for c in text if c.isalnum())
     score = 0.0
     if JOURNAL_WORDS.search(text):
@@ -137,25 +167,16 @@ def anchor_score(
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
-    parts = judged_parts(parts if parts is not None else split_url(anchor.url))
-    path = parts.path.rstrip("/")
-    path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
-    if NOT_JOURNAL_DIRECTORY.search(path) or (parts.query and NOT_JOURNAL_QUERY.search(parts.query)):
-        score -= 0.9
-    elif JOURNAL_PATH.search(parts.path):
-        score += 0.3
-    if anchor.record_text and _row_names_journal(anchor.record_text, rows):
-        score += 0.3
-    return max(-1.0, score)
+    return score
 
 
-def _row_names_journal(row: str, rows: dict[str, bool] | None) -> bool:
-    """Whether a row's text shows an ISSN or says "journal" (``rows``: the answers so far, by row text)."""
-    names = rows.get(row) if rows is not None else None
+def _row_names_journal(row: str, memo: ScoreMemo | None) -> bool:
+    """Whether a row's text shows an ISSN or says "journal" (``memo``: the answers so far, by row text)."""
+    names = memo.rows.get(row) if memo is not None else None
     if names is None:
         names = bool(SHOWN_ISSN.search(row)) or "journal" in row.lower()
-        if rows is not None:
-            rows[row] = names
+        if memo is not None:
+            memo.rows[row] = names
     return names
 
 
@@ -305,7 +326,7 @@ def _best_group(
     """The best-scoring group that looks like a journal list, or None (``splits`` and ``templates``: URLs split
     and generalised so far; ``keys``: each group's :func:`links_key`, when made already)."""
     scores: dict[int, float] = {}
-    rows: dict[str, bool] = {}  # a row's anchors share its text: read it once
+    memo = ScoreMemo()
     splits = {} if splits is None else splits
     templates = {} if templates is None else templates
     preferred = memory.preferred_shape() if memory is not None else None
@@ -317,7 +338,7 @@ def _best_group(
             continue
         for anchor in unique:
             if id(anchor) not in scores:
-                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), rows)
+                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), memo)
         total = sum(scores[id(a)] for a in unique)
         if total <= 0:
             continue
