@@ -589,7 +589,8 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
 
 def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
-    says how many more it had)."""
+    says how many more it had). The URLs resolved are kept with the parsed page for its listing index
+    (:class:`ResolvedLinks`): each anchor is resolved once, for the links, the journal list and the index."""
     page = as_parsed(page_html, page_url)
     root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
