@@ -22,7 +22,7 @@ from typing import Protocol
 from urllib.parse import SplitResult, parse_qsl
 
 from journals.domain.issn import SHOWN_ISSN
-from journals.pages.urls import split_url
+from journals.pages.urls import host_of, split_url
 
 JOURNAL_WORDS = re.compile(
     r"\b(?:journal|review|reviews|letters|annals|acta|advances|archives?|bulletin|proceedings|transactions|"
@@ -217,16 +217,7 @@ def url_template(url: str, parts: SplitResult | None = None) -> tuple[str, ...]:
     head, _, last = path.rpartition("/")
     extension = last.rpartition(".")[2] if "." in last else ""
     query_keys = tuple(sorted(k.split("=", 1)[0] for k in parts.query.split("&") if k))
-    return (_host(parts), head, extension, *query_keys)
-
-
-def _host(parts: SplitResult) -> str:
-    """``parts.hostname or ""``: a plain host (no user, port, brackets or zone) is its netloc in lower case, without
-    the property's taking the netloc apart."""
-    netloc = parts.netloc
-    if "@" in netloc or ":" in netloc or "[" in netloc or "%" in netloc:
-        return parts.hostname or ""
-    return netloc.lower()
+    return (host_of(parts), head, extension, *query_keys)
 
 
 def links_key(urls: Iterable[str]) -> tuple[int, int]:

@@ -27,7 +27,7 @@ from journals.pages.caps import ANCHOR_TAG
 from journals.pages.entries import find_journal_list
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import ROUTE_FRAGMENT
-from journals.pages.urls import join_url, split_url
+from journals.pages.urls import host_of, join_url, split_url
 from journals.pages.visibility import is_hidden
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
@@ -686,7 +686,7 @@ def is_about(url: str, page_url: str) -> bool:
 def is_near(url: str, page_url: str) -> bool:
     """Whether ``url`` is on the page's host and its path is the page's, a sibling of it, or under it."""
     link, page = split_url(url), split_url(page_url)
-    if (link.hostname or "").removeprefix("www.") != (page.hostname or "").removeprefix("www."):
+    if host_of(link).removeprefix("www.") != host_of(page).removeprefix("www."):
         return False
     path, here = link.path.rstrip("/"), page.path.rstrip("/")
     return path == here or path.rpartition("/")[0] == here.rpartition("/")[0] or path.startswith(here + "/")

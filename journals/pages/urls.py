@@ -72,3 +72,12 @@ def split_url(url: str) -> SplitResult:
     path, _, fragment = rest[end:].partition("#")
     path, _, query = path.partition("?")
     return SplitResult(url[:colon], netloc, path, query, fragment)
+
+
+def host_of(parts: SplitResult) -> str:
+    """``parts.hostname or ""``: a plain host (no user, port, brackets or zone) is its netloc in lower case, without
+    the property's taking the netloc apart."""
+    netloc = parts.netloc
+    if "@" in netloc or ":" in netloc or "[" in netloc or "%" in netloc:
+        return parts.hostname or ""
+    return netloc.lower()

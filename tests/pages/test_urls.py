@@ -1,12 +1,12 @@
 """``join_url`` and ``split_url`` answer what ``urljoin`` and ``urlsplit`` answer, errors included."""
 
 from collections.abc import Callable
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from journals.pages.urls import join_url, split_url
+from journals.pages.urls import host_of, join_url, split_url
 
 PIECES = [
     "/", "//", "a", "b.html", "..", ".", "?", "?q=1", "#", "#f", "#!/r", ";p", "\t", "\n", " ", "http://", "https://",
@@ -52,3 +52,12 @@ def test_plain_links_are_answered_as_urljoin_answers_them() -> None:
     assert join_url(base, origin, "https://other.org/j/acta?") == "https://other.org/j/acta"
     assert join_url(base, origin, "/a/../b") == "https://www.x.org/b"
     assert split_url("https://www.x.org/j/a?x=1#f") == ("https", "www.x.org", "/j/a", "x=1", "f")
+
+
+@settings(max_examples=1000, deadline=None, database=None)
+@given(urls)
+def test_host_of_is_the_hostname(url: str) -> None:
+    parts = _answer(urlsplit, url)
+    if parts is not ValueError:
+        assert isinstance(parts, SplitResult)
+        assert _answer(host_of, parts) == _answer(lambda p: p.hostname or "", parts)
