@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from lxml import etree
 
@@ -13,8 +13,10 @@ from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree
 from journals.pages.caps import ELEMENT_TAG
+from journals.pages.navigation import ResolvedLinks, resolved_links
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import route_of
+from journals.pages.urls import join_url
 
 _SPACES = re.compile(r"\s+")
 
@@ -27,10 +29,6 @@ def link_key(url: str) -> str:
     return url.split("://", 1)[-1].rstrip("/")
 
 
-_NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
-"""What makes ``urljoin`` rewrite a root-relative link: empty or dot segments, and the bytes ``urlsplit`` drops."""
-
-
 def _origin(base_url: str) -> str:
     """``scheme://netloc`` of an http(s) base URL as ``urljoin`` writes it, ``""`` for any other."""
     parts = urlsplit(base_url)
@@ -38,18 +36,10 @@ def _origin(base_url: str) -> str:
 
 
 def join_link(base_url: str, origin: str, href: str) -> str:
-    """``urljoin(base_url, href)``, ``origin`` being :func:`_origin` of the base.
-
-    A root-relative link that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters, no
-    empty query or fragment, no tab or newline) is joined by concatenation: a listing's links are mostly such
-    paths, and ``urljoin`` parses both URLs for each. Anything else goes to ``urljoin``.
-    """
-    if origin and href[:1] == "/" and not _NOT_PLAIN.search(href):
-        head, hash_sign, fragment = href.partition("#")
-        path, question, query = head.partition("?")
-        if ";" not in path and (query or not question) and (fragment or not hash_sign):
-            return origin + href
-    return urljoin(base_url, href)
+    """``urljoin(base_url, href)``, ``origin`` being :func:`_origin` of the base (by
+    :func:`~journals.pages.urls.join_url`: a listing's links are mostly root-relative paths or absolute URLs that
+    ``urljoin`` gives back unchanged, and it parses both URLs for each)."""
+    return join_url(base_url, origin, href)
 
 
 def title_key(title: str) -> str:
@@ -133,15 +123,26 @@ def _row_cells(row: etree._Element, headers: dict[etree._Element, list[str]]) ->
         header_row = next((r for r in table.iter("tr") if r.find("th") is not None), None)
         names = [_cell_text(cell) for cell in header_row.iterchildren("th", "td")] if header_row is not None else []
         headers[table] = names
-    if row.find("th") is not None and row.find("td") is None:
+    if not any(names) or (row.find("th") is not None and row.find("td") is None):
         return {}
-    cells = [_cell_text(cell) for cell in row.iterchildren("td", "th")]
-    return {name: text for name, text in zip(names, cells, strict=False) if name and text}
+    cells = {}
+    for name, cell in zip(names, row.iterchildren("td", "th"), strict=False):
+        if name and (text := _cell_text(cell)):  # a cell under no header is not read
+            cells[name] = text
+    return cells
+
+
+def _own_text(element: etree._Element, separator: str) -> str:
+    """``separator.join(element.itertext())``: the element's own text when it has no children (most anchors and
+    cells), without walking it."""
+    if len(element):
+        return separator.join(element.itertext())
+    return element.text or ""
 
 
 def _cell_text(cell: etree._Element) -> str:
     """A cell's text, its title attribute when it has none (a header abbreviated to "IF" says it in full)."""
-    text = _SPACES.sub(" ", " ".join(cell.itertext())).strip()
+    text = " ".join(_own_text(cell, " ").split())
     return text or (cell.get("title") or "").strip()
 
 
@@ -156,31 +157,66 @@ def index_listing(
     ``MAX_ANCHORS_PER_PAGE`` anchors finds its journals in that part of a wide page (an anchor and its row are two
     or three elements), and mining costs the prefix's time and memory.
     """
-    root, left_out = as_parsed(page, base_url).prefix_tree(ELEMENT_TAG, max_nodes)
-    del page  # a page of HTML only: its tree lives on in ``root`` alone
+    parsed = as_parsed(page, base_url)
+    del page
+    root, left_out = parsed.prefix_tree(ELEMENT_TAG, max_nodes)
     index = ListingIndex(truncated_nodes=left_out)
     if root is None:
         return index
+    origin = _origin(base_url)
+    links = _links_by_element(resolved_links(parsed), root, base_url, origin)
+    parsed.forget(ResolvedLinks)  # the index is their last reader
+    del parsed  # a page of HTML only: its tree lives on in ``root`` alone
     tree = TagTree.build(root)
     del root
     headers: dict[etree._Element, list[str]] = {}
-    rows: dict[etree._Element, dict[str, str]] = {}
-    origin = _origin(base_url)
+    rows: dict[etree._Element, tuple[tuple[str, str], ...]] = {}
     regions = mine_tag_tree(tree, k, threshold)
     node_at = tree.nodes_by_path()
     for region in regions:
         for mined in region.records:
-            issns = tuple(issn.upper() for issn in SHOWN_ISSN.findall(mined.text))
-            record: ListingRecord = (issns, mined.text, tuple(mined.xpaths))
+            text = mined.text
+            issns = tuple(issn.upper() for issn in SHOWN_ISSN.findall(text)) if "-" in text else ()
+            record: ListingRecord = (issns, text, tuple(mined.xpaths))
             for xpath in mined.xpaths:
                 for anchor in tree.elements[node_at[xpath]].iter("a"):
                     href = anchor.get("href")
                     if not href:
                         continue
-                    link = join_link(base_url, origin, href.strip())
-                    title = _SPACES.sub(" ", "".join(anchor.itertext())).strip()
-                    entry: ListingEntry = (title, link, record, tuple(row_cells(anchor, headers, rows).items()))
+                    link = links.get(anchor) or join_link(base_url, origin, href.strip())
+                    title = " ".join(_own_text(anchor, "").split())
+                    entry: ListingEntry = (title, link, record, _row_items(anchor, headers, rows))
                     index.by_link.setdefault(link_key(link), entry)
-                    if title:
-                        index.by_title.setdefault(title_key(title), entry)
+                    if title:  # collapsed already: its title_key is its case folded
+                        index.by_title.setdefault(title.casefold(), entry)
     return index
+
+
+def _row_items(
+    anchor: etree._Element,
+    headers: dict[etree._Element, list[str]],
+    rows: dict[etree._Element, tuple[tuple[str, str], ...]],
+) -> tuple[tuple[str, str], ...]:
+    """:func:`row_cells` as the entries hold them, one tuple per row shared by the row's anchors."""
+    row = next(anchor.iterancestors("tr"), None)
+    if row is None:
+        return ()
+    cells = rows.get(row)
+    if cells is None:
+        cells = rows[row] = tuple(_row_cells(row, headers).items())
+    return cells
+
+
+def _links_by_element(
+    resolved: ResolvedLinks | None, root: etree._Element, base_url: str, origin: str
+) -> dict[etree._Element, str]:
+    """The absolute links the page's links pass resolved (:class:`~journals.pages.navigation.ResolvedLinks`) on this
+    very tree, by element, where they are :func:`join_link`'s: relative to the same base, no fragment to keep (the
+    links pass drops it). Empty when the links were read on another tree or base, or not at all."""
+    if resolved is None or resolved.root is not root or resolved.base != base_url or resolved.origin != origin:
+        return {}
+    return {
+        element: url
+        for element, url in zip(resolved.elements, resolved.urls, strict=True)
+        if "#" not in (element.get("href") or "")
+    }

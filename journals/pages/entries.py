@@ -19,9 +19,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
-from urllib.parse import SplitResult, parse_qsl, urlsplit
+from urllib.parse import SplitResult, parse_qsl
 
 from journals.domain.issn import SHOWN_ISSN
+from journals.pages.urls import host_of, split_url
 
 JOURNAL_WORDS = re.compile(
     r"\b(?:journal|review|reviews|letters|annals|acta|advances|archives?|bulletin|proceedings|transactions|"
@@ -55,6 +56,8 @@ DATE = re.compile(
     re.IGNORECASE,
 )
 """Dates as news items and issues show them."""
+_DIGIT = re.compile(r"\d")
+"""What every date and issue designation holds: a text without it is not searched for them."""
 ISSUE_TEXT = re.compile(r"\b(?:vol(?:ume)?\.?|issue|no\.|number)\s*\d", re.IGNORECASE)
 """An issue's designation ("Volume 39, Issue 1"): a row's link to its current issue, not the journal."""
 NOT_JOURNAL_WORDS = (
@@ -104,20 +107,53 @@ class EntryAnchor(Protocol):
     def record_text(self) -> str: ...
 
 
-def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float:
+@dataclass
+class ScoreMemo:
+    """What scoring one page's anchors reads more than once: a text recurs on a page (a row's "RSS", a number), and
+    a row's text on each of its anchors. Kept for one page's scoring only."""
+
+    texts: dict[str, float | None] = field(default_factory=dict)
+    """Per anchor text, its score from the text alone (:func:`_text_score`)."""
+    rows: dict[str, bool] = field(default_factory=dict)
+    """Per row text, whether it names a journal (an ISSN, the word)."""
+
+
+def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None, memo: ScoreMemo | None = None) -> float:
     """How much one anchor looks like a journal entry, from -1 (surely not) to about 1.5 (``parts``: its URL split,
-    when the caller has it)."""
+    when the caller has it; ``memo``: what the page's other anchors read already)."""
     text = anchor.text
-    if not text or len(text) > 200:
+    if memo is None:
+        score = _text_score(text)
+    elif text in memo.texts:
+        score = memo.texts[text]
+    else:
+        score = memo.texts[text] = _text_score(text)
+    if score is None:
         return -1.0
+    parts = judged_parts(parts if parts is not None else split_url(anchor.url))
+    path = parts.path.rstrip("/")
+    path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
+    if NOT_JOURNAL_DIRECTORY.search(path) or (parts.query and NOT_JOURNAL_QUERY.search(parts.query)):
+        score -= 0.9
+    elif JOURNAL_PATH.search(parts.path):
+        score += 0.3
+    if anchor.record_text and _row_names_journal(anchor.record_text, memo):
+        score += 0.3
+    return max(-1.0, score)
+
+
+def _text_score(text: str) -> float | None:
+    """What an anchor's text alone adds to its score (:func:`anchor_score`), None when it is surely no journal's."""
+    if not text or len(text) > 200 or not any(map(str.isalpha, text)):
+        return None
     words = text.split()
-    if MENU_TEXT.fullmatch(text) or not any(c.isalpha() for c in text):
-        return -1.0
+    if MENU_TEXT.fullmatch(text):
+        return None
     first = next(c for c in text if c.isalnum())
     score = 0.0
     if JOURNAL_WORDS.search(text):
         score += 0.8
-    capitalised = [w for w in words if w.lower() not in MINOR_WORDS and any(c.isalpha() for c in w)]
+    capitalised = [w for w in words if w.lower() not in MINOR_WORDS and any(map(str.isalpha, w))]
     title_case = sum(1 for w in capitalised if w[0].isupper() or not w[0].isalpha()) / max(len(capitalised), 1)
     if first.islower():
         score -= 0.6
@@ -127,20 +163,21 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None) -> float
         score -= 0.7  # a headline or an article title
     else:
         score += 0.1
-    if DATE.search(text) or ISSUE_TEXT.search(text):
+    if _DIGIT.search(text) and (DATE.search(text) or ISSUE_TEXT.search(text)):
         score -= 0.8
     if text.endswith((".", "?", "!", "…", "...")) and len(words) > 3:
         score -= 0.4
-    parts = judged_parts(parts if parts is not None else urlsplit(anchor.url))
-    path = parts.path.rstrip("/")
-    path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
-    if NOT_JOURNAL_DIRECTORY.search(path) or NOT_JOURNAL_QUERY.search(parts.query):
-        score -= 0.9
-    elif JOURNAL_PATH.search(parts.path):
-        score += 0.3
-    if anchor.record_text and (SHOWN_ISSN.search(anchor.record_text) or "journal" in anchor.record_text.lower()):
-        score += 0.3
-    return max(-1.0, score)
+    return score
+
+
+def _row_names_journal(row: str, memo: ScoreMemo | None) -> bool:
+    """Whether a row's text shows an ISSN or says "journal" (``memo``: the answers so far, by row text)."""
+    names = memo.rows.get(row) if memo is not None else None
+    if names is None:
+        names = bool(SHOWN_ISSN.search(row)) or "journal" in row.lower()
+        if memo is not None:
+            memo.rows[row] = names
+    return names
 
 
 TRACKER_PARAMETERS = frozenset({"url", "target", "dest", "destination", "redirect", "redirect_url", "goto", "to", "u"})
@@ -168,19 +205,19 @@ def tracker_target(parts: SplitResult) -> str | None:
 def judged_parts(parts: SplitResult) -> SplitResult:
     """The URL a link is judged by: a tracker's destination (:func:`tracker_target`), else the link's own."""
     target = tracker_target(parts)
-    return urlsplit(target) if target is not None else parts
+    return split_url(target) if target is not None else parts
 
 
 def url_template(url: str, parts: SplitResult | None = None) -> tuple[str, ...]:
     """A URL with its last path segment generalised: ``/journal/acoustics`` → ``('host', '/journal/', '')``
     (``parts``: the URL split, when the caller has it)."""
     if parts is None:
-        parts = urlsplit(url)
+        parts = split_url(url)
     path = parts.path.rstrip("/") or "/"
     head, _, last = path.rpartition("/")
     extension = last.rpartition(".")[2] if "." in last else ""
     query_keys = tuple(sorted(k.split("=", 1)[0] for k in parts.query.split("&") if k))
-    return (parts.hostname or "", head, extension, *query_keys)
+    return (host_of(parts), head, extension, *query_keys)
 
 
 def links_key(urls: Iterable[str]) -> tuple[int, int]:
@@ -204,7 +241,10 @@ class ListingMemory:
 
     def is_chrome(self, urls: Iterable[str]) -> bool:
         """Whether this exact set of links already appeared on enough other listing pages to be site chrome."""
-        key = links_key(urls)
+        return self.is_chrome_key(links_key(urls))
+
+    def is_chrome_key(self, key: tuple[int, int]) -> bool:
+        """:meth:`is_chrome` of the set of links whose :func:`links_key` is ``key``."""
         return key[0] >= 2 and self.seen_groups[key] >= REPEATS_FOR_CHROME
 
     def preferred_shape(self) -> str | None:
@@ -233,23 +273,35 @@ def find_journal_list(
     they are read (:func:`journals.pages.navigation.page_links`, ``MAX_ANCHORS_PER_PAGE``), not again here.
     """
     splits: dict[str, SplitResult] = {}  # every URL split once, whichever step asks (urlsplit's own cache holds 128)
+    templates: dict[str, tuple[str, ...]] = {}  # and generalised once
     groups = {key: one_per_journal(_unique(members), splits) for key, members in _candidate_groups(anchors).items()}
-    best = _best_group(groups, memory, letter, splits)
+    # each group's set of links as the memory knows it, made once for its test and its count
+    keys = {key: links_key(a.url for a in members) for key, members in groups.items()} if memory is not None else None
+    best = _best_group(groups, memory, letter, splits, templates, keys=keys)
     if best is not None and (best.confident or (memory is not None and best.key == memory.preferred_shape())):
-        best = _completed(best, anchors, splits)
-    if memory is not None:  # a set of links counts once per page, whichever groupings found it
-        for key in {links_key(a.url for a in members) for members in groups.values()}:
+        best = _completed(best, anchors, splits, templates)
+    if memory is not None and keys is not None:  # a set of links counts once per page, whichever groupings found it
+        for key in set(keys.values()):
             memory.seen_groups[key] += 1
         if best is not None and best.confident:
             memory.list_shapes[best.key] += 1
     return best
 
 
+def template_once(url: str, splits: dict[str, SplitResult], templates: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """:func:`url_template` of ``url``, kept in ``templates`` (its split kept in ``splits``): the list choice and
+    its completion both generalise the page's URLs."""
+    template = templates.get(url)
+    if template is None:
+        template = templates[url] = url_template(url, split_once(url, splits))
+    return template
+
+
 def split_once(url: str, splits: dict[str, SplitResult]) -> SplitResult:
     """``urlsplit(url)``, kept in ``splits``: a list page's steps each judge its anchors' URLs."""
     parts = splits.get(url)
     if parts is None:
-        parts = splits[url] = urlsplit(url)
+        parts = splits[url] = split_url(url)
     return parts
 
 
@@ -258,27 +310,31 @@ def _best_group(
     memory: ListingMemory | None,
     letter: str | None = None,
     splits: dict[str, SplitResult] | None = None,
+    templates: dict[str, tuple[str, ...]] | None = None,
+    *,
+    keys: dict[str, tuple[int, int]] | None = None,
 ) -> EntryGroup | None:
-    """The best-scoring group that looks like a journal list, or None (``splits``: URLs split so far)."""
+    """The best-scoring group that looks like a journal list, or None (``splits`` and ``templates``: URLs split
+    and generalised so far; ``keys``: each group's :func:`links_key`, when made already)."""
     scores: dict[int, float] = {}
-    templates_of: dict[int, tuple[str, ...]] = {}  # an anchor is in two groups: generalise its URL once
+    memo = ScoreMemo()
     splits = {} if splits is None else splits
+    templates = {} if templates is None else templates
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
     for key, unique in groups.items():
-        if memory is not None and memory.is_chrome(a.url for a in unique):
+        if memory is not None and (
+            memory.is_chrome_key(keys[key]) if keys is not None else memory.is_chrome(a.url for a in unique)
+        ):
             continue
         for anchor in unique:
             if id(anchor) not in scores:
-                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits))
+                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), memo)
         total = sum(scores[id(a)] for a in unique)
         if total <= 0:
             continue
-        for anchor in unique:
-            if id(anchor) not in templates_of:
-                templates_of[id(anchor)] = url_template(anchor.url, splits[anchor.url])
-        templates = Counter(templates_of[id(a)] for a in unique)
-        coherence = templates.most_common(1)[0][1] / len(unique)
+        shared = Counter(template_once(a.url, splits, templates) for a in unique)
+        coherence = shared.most_common(1)[0][1] / len(unique)
         score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
         if key == preferred:
             score *= PREFERRED_SHAPE_BONUS
@@ -355,8 +411,9 @@ def one_per_journal(anchors: list[EntryAnchor], splits: dict[str, SplitResult] |
     if len(anchors) < 2:
         return anchors
     sub_pages = _row_sub_pages(anchors, {} if splits is None else splits)
-    services = _service_texts(anchors)
-    kept = [a for a in anchors if id(a) not in sub_pages and _text_key(a.text) not in services]
+    keys = [_text_key(a.text) for a in anchors]
+    services = _service_texts(keys)
+    kept = [a for a, key in zip(anchors, keys, strict=True) if id(a) not in sub_pages and key not in services]
     return kept or anchors
 
 
@@ -390,10 +447,10 @@ def _row_sub_pages(anchors: Sequence[EntryAnchor], splits: dict[str, SplitResult
     return {key for key, parent in parent_of.items() if extensions[parent] <= SUB_PAGES_PER_JOURNAL}
 
 
-def _service_texts(anchors: Sequence[EntryAnchor]) -> set[str]:
-    """The texts (:func:`_text_key`) found on :data:`REPEATED_TEXT_URLS` or more anchors, when the group keeps at
-    least half as many anchors with texts of their own; none otherwise."""
-    texts = Counter(_text_key(a.text) for a in anchors)
+def _service_texts(keys: Sequence[str]) -> set[str]:
+    """The texts (``keys``: the group's anchors' :func:`_text_key`) found on :data:`REPEATED_TEXT_URLS` or more
+    anchors, when the group keeps at least half as many anchors with texts of their own; none otherwise."""
+    texts = Counter(keys)
     repeated = {text for text, count in texts.items() if count >= REPEATED_TEXT_URLS}
     if not repeated:
         return set()
@@ -401,7 +458,12 @@ def _service_texts(anchors: Sequence[EntryAnchor]) -> set[str]:
     return repeated if own_texts * 2 >= max(texts[t] for t in repeated) else set()
 
 
-def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor], splits: dict[str, SplitResult]) -> EntryGroup:
+def _completed(
+    group: EntryGroup,
+    anchors: Sequence[EntryAnchor],
+    splits: dict[str, SplitResult],
+    templates: dict[str, tuple[str, ...]] | None = None,
+) -> EntryGroup:
     """``group`` (a confident list, or one of the structure the site's confident lists had) with the page's other
     anchors to its URL template, in the same kind of chrome, that look like entries: a list's rows may link their
     journal from different columns or tags (a cover image in some rows, the name in others), which makes two groups
@@ -409,13 +471,13 @@ def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor], splits: dict[s
 
     Why: rows of one list are judged one list by where their links go (one URL template), not only by the tags
     around the links. A row's sub-pages ("/journal/x/issue/latest") have templates of their own and stay out."""
-    templates = Counter(url_template(a.url, split_once(a.url, splits)) for a in group.anchors)
-    template, count = templates.most_common(1)[0]
+    templates = {} if templates is None else templates
+    template, count = Counter(template_once(a.url, splits, templates) for a in group.anchors).most_common(1)[0]
     if count * 2 < len(group.anchors) or not template[1].strip("/"):
         return group  # no one template, or pages at the site's root: a template that says nothing
     chrome = group.anchors[0].chrome
     have = {a.url for a in group.anchors}
-    sample = next(a.url for a in group.anchors if url_template(a.url, split_once(a.url, splits)) == template)
+    sample = next(a.url for a in group.anchors if template_once(a.url, splits, templates) == template)
     prefix = sample[: sample.index(template[1], sample.index("//") + 2) + len(template[1])] if template[1] else sample
     extra = [
         a
@@ -423,8 +485,8 @@ def _completed(group: EntryGroup, anchors: Sequence[EntryAnchor], splits: dict[s
         if a.url.startswith(prefix)  # a string test first: a wide page's other links are not split
         and a.url not in have
         and a.chrome == chrome
-        and url_template(a.url, parts := split_once(a.url, splits)) == template
-        and anchor_score(a, parts) > -0.5
+        and template_once(a.url, splits, templates) == template
+        and anchor_score(a, splits[a.url]) > -0.5
     ]
     if not extra:
         return group

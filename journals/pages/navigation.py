@@ -27,6 +27,7 @@ from journals.pages.caps import ANCHOR_TAG
 from journals.pages.entries import find_journal_list
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import ROUTE_FRAGMENT
+from journals.pages.urls import host_of, join_url, split_url
 from journals.pages.visibility import is_hidden
 
 CHROME_TAGS = frozenset({"nav", "header", "footer", "aside"})
@@ -130,33 +131,36 @@ def visible_text(
 def _collect_visible(element: etree._Element, parts: list[str], budget: float, unseen: frozenset[str]) -> float:
     """Add the element's visible pieces to ``parts`` until more than ``budget`` non-space characters are read;
     what is left of the budget (below 0: stop reading)."""
-    if element.text:
-        parts.append(element.text)
-        budget -= _letters(element.text)
-        if budget < 0:
-            return budget
+    text = element.text
+    if text:
+        parts.append(text)
+        if not text.isspace():  # a piece of whitespace reads no letter
+            budget -= sum(map(len, text.split()))
+            if budget < 0:
+                return budget
     for child in element:
         if isinstance(child.tag, str) and child.tag not in unseen and not is_hidden(child):
             budget = _collect_visible(child, parts, budget, unseen)
             if budget < 0:
                 return budget
-        if child.tail:
-            parts.append(child.tail)
-            budget -= _letters(child.tail)
-            if budget < 0:
-                return budget
+        text = child.tail
+        if text:
+            parts.append(text)
+            if not text.isspace():
+                budget -= sum(map(len, text.split()))
+                if budget < 0:
+                    return budget
     return budget
-
-
-def _letters(piece: str) -> int:
-    """The non-space characters of a piece of text: what it adds to the text once whitespace is collapsed."""
-    return sum(map(len, piece.split()))
 
 
 def anchor_text(element: etree._Element) -> str:
     """What an anchor says: its visible text, else an image's ``alt``/``title``, else its ``title``/``aria-label``
     (an image map's area: its ``alt``)."""
-    text = visible_text(element, ANCHOR_TEXT_LIMIT)
+    if len(element):
+        text = visible_text(element, ANCHOR_TEXT_LIMIT)
+    else:  # most anchors hold their text alone: it is all there is to read
+        own = element.text
+        text = normalise_text(own)[:ANCHOR_TEXT_LIMIT].rstrip() if own else ""
     if text:
         return text
     for image in element.iter("img"):
@@ -195,10 +199,15 @@ def read_anchors(
     return _walk(((element, None) for element in root.iter("a")), *_base_and_origin(root, page_url)), left_out
 
 
-def _walk(elements: Iterable[tuple[etree._Element, str | None]], base: str, origin: str) -> list[Anchor]:
+def _walk(
+    elements: Iterable[tuple[etree._Element, str | None]],
+    base: str,
+    origin: str,
+    walked: list[etree._Element] | None = None,
+) -> list[Anchor]:
     """The followable anchors of ``elements`` (each with the URL it goes to, None for its own ``href``), in order;
-    their ancestors are opened once each (:class:`_Open`)."""
-    strings: dict[tuple[str, str], str] = {}
+    their ancestors are opened once each (:class:`_Open`). ``walked``, when given, gets each anchor's element."""
+    strings: _Paths = {}
     opened: dict[etree._Element, _Open] = {}
     found = []
     for element, href in elements:
@@ -206,6 +215,33 @@ def _walk(elements: Iterable[tuple[etree._Element, str | None]], base: str, orig
         anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None, href)
         if anchor is not None:
             found.append(anchor)
+            if walked is not None:
+                walked.append(element)
+    return found
+
+
+class ResolvedLinks(NamedTuple):
+    """The absolute URLs the links pass resolved on a page's tree, by ``<a>`` element: kept with the parsed page
+    (:meth:`ParsedPage.once`) for its listing index, which reads the same anchors (the crawl reads a list page's
+    links, then indexes it, on the one page), rather than join every ``href`` again. URLs and elements only: the
+    page is kept for the pipelines, and its anchors' texts and rows are read by the links pass alone."""
+
+    page_url: str
+    root: etree._Element
+    """The tree read: the page's own, or its prefix's on a page of more than ``MAX_ANCHORS_PER_PAGE`` anchors."""
+    base: str
+    """The URL the links are relative to (the page's ``<base href>``, else its own)."""
+    origin: str
+    """The base's ``scheme://netloc``, ``""`` unless http(s)."""
+    elements: list[etree._Element]
+    """The followable anchors' ``<a>`` elements, in document order."""
+    urls: list[str]
+    """Each one's absolute URL, without its fragment unless that is a script's route (:func:`absolute_url`)."""
+
+
+def resolved_links(page: ParsedPage) -> ResolvedLinks | None:
+    """The links :func:`page_links` resolved on ``page``, None when it was not read for them (nothing is read now)."""
+    found: ResolvedLinks | None = page.kept(ResolvedLinks)
     return found
 
 
@@ -307,7 +343,7 @@ def _option_target(option: etree._Element) -> str | None:
     return f"{(form.get('action') or '').strip()}?{urlencode({name: value})}"
 
 
-def _opened(element: etree._Element, opened: dict[etree._Element, _Open], strings: dict[tuple[str, str], str]) -> _Open:
+def _opened(element: etree._Element, opened: dict[etree._Element, _Open], strings: _Paths) -> _Open:
     """The :class:`_Open` of ``element``, its ancestors' opened first (each once, kept in ``opened``): only the
     ancestors of anchors are ever opened, not every element of the page."""
     chain = []
@@ -331,7 +367,7 @@ def _anchor(
     if goes_nowhere(href):
         return None
     url = absolute_url(href, base, origin)
-    if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
+    if not _followable(url, origin):
         return None
     row = parent
     for _ in range(4):
@@ -350,25 +386,33 @@ def _anchor(
     )
 
 
-_NOT_PLAIN = re.compile(r"//|/\.|[\t\r\n]")
-"""What makes ``urljoin`` rewrite a root-relative path: empty or dot segments, and the bytes ``urlsplit`` drops."""
-
-
 def absolute_url(href: str, base: str, origin: str = "") -> str:
     """``urljoin(base, href)`` without its fragment, unless that is a script's route (``#!/journal/acta``:
     :func:`journals.pages.scope.route_of`); ``origin`` is the base's ``scheme://netloc`` (http(s) only).
 
-    A root-relative path that ``urljoin`` would leave as it is (no empty or dot segments, no ``;`` parameters,
-    no empty query, no tab or newline) is joined by concatenation: most links of a wide page are such paths,
-    and ``urljoin`` parses both URLs each time (a third of link finding's time). Anything else goes to ``urljoin``.
+    Joined by :func:`~journals.pages.urls.join_url` (most links of a wide page are root-relative paths or absolute
+    URLs that ``urljoin`` would give back unchanged, and it parses both URLs each time).
     """
     head, hash_sign, _ = href.partition("#")
     if hash_sign and ROUTE_FRAGMENT.match(href, len(head)):
-        return urljoin(base, href)
-    path, question, query = head.partition("?")
-    if origin and path[:1] == "/" and ";" not in path and (query or not question) and not _NOT_PLAIN.search(head):
-        return origin + head
-    return urljoin(base, href).split("#", 1)[0]
+        return join_url(base, origin, href)
+    if not head:  # the base itself, less its own fragment
+        return urljoin(base, href).split("#", 1)[0]
+    return join_url(base, origin, head)
+
+
+def _followable(url: str, origin: str) -> bool:
+    """Whether an absolute ``url`` goes to a page a crawler fetches: on the page's origin, or http(s)."""
+    return (
+        (bool(origin) and url.startswith(origin))
+        or url.startswith(("http://", "https://"))
+        or urlsplit(url).scheme in ("http", "https")
+    )
+
+
+_Paths = dict[tuple[str, str, str | int], str]
+"""The group and shape paths made so far, by the parent's path and the step's tag and class (or column): a list's
+anchors share one string, not a copy each."""
 
 
 class _Open:
@@ -388,18 +432,28 @@ class _Open:
         self._row_text: str | None = None
 
     @classmethod
-    def below(cls, element: etree._Element, parent: _Open | None, strings: dict[tuple[str, str], str]) -> _Open:
+    def below(cls, element: etree._Element, parent: _Open | None, strings: _Paths) -> _Open:
         """``element`` opened inside ``parent`` (None at the top); ``strings`` makes equal paths one string."""
         tag = element.tag
+        klass = element.get("class", "")
+        if parent is None:
+            chrome = group_path = shape_path = ""
+        else:
+            chrome, group_path, shape_path = parent.chrome, parent.group, parent.shape
         if tag in CHROME_TAGS:
             chrome = tag
         elif element.get("role") == "navigation":
             chrome = "nav"
-        else:
-            chrome = parent.chrome if parent is not None else ""
-        group = _joined(parent.group if parent is not None else "", f"{tag}.{element.get('class', '')}", strings)
-        step = f"{tag}[{parent.column(element) if parent is not None else 0}]" if tag in ("td", "th") else str(tag)
-        return cls(element, chrome, group, _joined(parent.shape if parent is not None else "", step, strings), parent)
+        column = (parent.column(element) if parent is not None else 0) if tag in ("td", "th") else -1
+        group = strings.get((group_path, tag, klass))
+        if group is None:
+            step = f"{tag}.{klass}"
+            group = strings[group_path, tag, klass] = f"{group_path}/{step}" if group_path else step
+        shape = strings.get((shape_path, tag, column))
+        if shape is None:
+            step = f"{tag}[{column}]" if column >= 0 else tag
+            shape = strings[shape_path, tag, column] = f"{shape_path}/{step}" if shape_path else step
+        return cls(element, chrome, group, shape, parent)
 
     def column(self, cell: etree._Element) -> int:
         """A child cell's position among this element's children, as ``index()`` counts it (comments too): the
@@ -416,29 +470,27 @@ class _Open:
         return self._row_text
 
 
-def _joined(path: str, step: str, strings: dict[tuple[str, str], str]) -> str:
-    """``path/step``, the same string object for equal paths (a list's anchors share one, not a copy each)."""
-    joined = strings.get((path, step))
-    if joined is None:
-        joined = strings[path, step] = f"{path}/{step}" if path else step
-    return joined
-
-
 def _bounded_text(pieces: Iterable[str], limit: int) -> str:
     """The pieces joined with spaces, whitespace collapsed, or ``""`` when that is longer than ``limit``.
 
     Reading stops once the pieces hold more than ``limit`` non-space characters: a row that is half the page
-    (a list nested in a list) costs no more than a short one.
+    (a list nested in a list) costs no more than a short one. A piece's length bounds its non-space characters from
+    above, so the pieces are counted in runs, only when their lengths could have taken the count past the limit (a
+    row's text is mostly indentation).
     """
     kept: list[str] = []
-    length = 0
+    letters = 0
+    counted = 0  # pieces counted in ``letters``
+    uncounted = 0  # the length of the pieces not counted yet
     for piece in pieces:
-        words = piece.split()
-        length += sum(map(len, words))
-        if length > limit:
-            return ""
-        kept.extend(words)
-    text = " ".join(kept)
+        kept.append(piece)
+        uncounted += len(piece)
+        if letters + uncounted > limit:
+            letters += sum(map(len, "".join(kept[counted:]).split()))
+            counted, uncounted = len(kept), 0
+            if letters > limit:
+                return ""
+    text = " ".join(" ".join(kept).split())
     return text if len(text) <= limit else ""
 
 
@@ -449,10 +501,13 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     "AI" or "C" in a list of journals is not an index. A page link ("2", "41-80", "Next ›") links to a page like
     this one (same path, or a sibling or child of it): "82" linking to a search of a journal's articles is not.
     """
-    patterns = _patterns()
     page_anchors = list(page_anchors)
+    readings: dict[str, _Reading] = {}  # a text recurs on a page (a row's "RSS", a menu's items): read it once
+    for anchor in page_anchors:
+        if anchor.text not in readings:
+            readings[anchor.text] = _Reading.of(anchor.text)
     letter_texts: dict[str, list[str]] = {}
-    reads_letter = [bool(patterns["letter"].fullmatch(anchor.text)) for anchor in page_anchors]
+    reads_letter = [readings[anchor.text].letter for anchor in page_anchors]
     for anchor, reads in zip(page_anchors, reads_letter, strict=True):
         if reads:
             letter_texts.setdefault(anchor.group, []).append(anchor.text)
@@ -468,16 +523,12 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
         text = anchor.text
         if like and group_letters[anchor.group] * 2 >= group_sizes[anchor.group]:
             letters.append(anchor)
-        elif patterns["browse"].fullmatch(text):
+        elif (reading := readings[text]).browse:
             browse.append(anchor)
-        elif patterns["metrics_page"].fullmatch(text):
+        elif reading.metrics_page:
             metrics.append(anchor)  # a journal's own menu often holds "About the journal"
             content.append(anchor)  # and a list may hold journals called "Information" or "Metrics"
-        elif (
-            anchor.chrome in ("", "nav")
-            and patterns["next_page"].fullmatch(text)
-            and (not page_url or is_near(anchor.url, page_url))
-        ):
+        elif anchor.chrome in ("", "nav") and reading.next_page and (not page_url or is_near(anchor.url, page_url)):
             pages.append(anchor)
         elif text:
             content.append(anchor)
@@ -486,6 +537,26 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
     # Content links before menu links, and "About the journal" before a bare "About" that may be the site's.
     metrics.sort(key=lambda anchor: (anchor.in_chrome, " " not in anchor.text))
     return PageLinks(letters=letters, pages=pages, content=content, browse=browse, metrics=metrics)
+
+
+class _Reading(NamedTuple):
+    """What an anchor text reads as, by the navigation's patterns (:func:`_patterns`)."""
+
+    letter: bool
+    browse: bool
+    metrics_page: bool
+    next_page: bool
+
+    @classmethod
+    def of(cls, text: str) -> _Reading:
+        """The reading of ``text``."""
+        patterns = _patterns()
+        return cls(
+            bool(patterns["letter"].fullmatch(text)),
+            bool(patterns["browse"].fullmatch(text)),
+            bool(patterns["metrics_page"].fullmatch(text)),
+            bool(patterns["next_page"].fullmatch(text)),
+        )
 
 
 class _LetterGroup(NamedTuple):
@@ -518,13 +589,17 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
 
 def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
-    says how many more it had)."""
+    says how many more it had). The URLs resolved are kept with the parsed page for its listing index
+    (:class:`ResolvedLinks`): each anchor is resolved once, for the links, the journal list and the index."""
     page = as_parsed(page_html, page_url)
     root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
         return dataclasses.replace(classify([], page_url), truncated_anchors=left_out)
     base, origin = _base_and_origin(root, page_url)
-    found = _walk(((element, None) for element in root.iter("a")), base, origin)
+    elements: list[etree._Element] = []
+    found = _walk(((element, None) for element in root.iter("a")), base, origin, elements)
+    urls = [anchor.url for anchor in found]
+    page.once(ResolvedLinks, lambda _: ResolvedLinks(page_url, root, base, origin, elements, urls))
     links = classify(found, page_url)
     if not links.letters and (unlinked := _unlinked_letters(root, page.text, base, origin)):
         links = classify([*found, *unlinked], page_url)
@@ -576,7 +651,7 @@ def metrics_links(page_html: ParsedPage | str, page_url: str, max_anchors: int =
         if not metrics_page.fullmatch(text) or browse.fullmatch(text):
             continue
         url = absolute_url(href, base, origin)
-        if not (origin and url.startswith(origin)) and urlsplit(url).scheme not in ("http", "https"):
+        if not _followable(url, origin):
             continue
         metrics.append(Anchor(url=url, text=text, chrome=_chrome(element), group=""))
     if page_url:
@@ -598,7 +673,7 @@ def _chrome(element: etree._Element) -> str:
 def is_about(url: str, page_url: str) -> bool:
     """Whether ``url`` is about what the page is about: under the page's path, or naming its last path segment
     or one of its query values (``/journal/acta`` → ``/journal/acta/about``, ``/page/acta/info.html``)."""
-    link, page = urlsplit(url), urlsplit(page_url)
+    link, page = split_url(url), split_url(page_url)
     path = page.path.rstrip("/")
     if path and link.path.startswith(path + "/"):
         return True
@@ -610,8 +685,8 @@ def is_about(url: str, page_url: str) -> bool:
 
 def is_near(url: str, page_url: str) -> bool:
     """Whether ``url`` is on the page's host and its path is the page's, a sibling of it, or under it."""
-    link, page = urlsplit(url), urlsplit(page_url)
-    if (link.hostname or "").removeprefix("www.") != (page.hostname or "").removeprefix("www."):
+    link, page = split_url(url), split_url(page_url)
+    if host_of(link).removeprefix("www.") != host_of(page).removeprefix("www."):
         return False
     path, here = link.path.rstrip("/"), page.path.rstrip("/")
     return path == here or path.rpartition("/")[0] == here.rpartition("/")[0] or path.startswith(here + "/")

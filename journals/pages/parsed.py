@@ -186,6 +186,14 @@ class ParsedPage:
             self._derived[key] = compute(self)
         return cast(T, self._derived[key])
 
+    def kept(self, key: object) -> Any:
+        """What :meth:`once` computed for ``key``, None when it was not asked for yet (nothing is computed)."""
+        return self._derived.get(key)
+
+    def forget(self, key: object) -> None:
+        """Drop what :meth:`once` computed for ``key`` (its last reader is done with it; the page stays kept)."""
+        self._derived.pop(key, None)
+
     def __repr__(self) -> str:
         return f"<ParsedPage {self.url} {len(self.text)} characters>"
 

@@ -22,9 +22,11 @@ from journals.extraction.templates import LEARNING_PAGES, VAIN_LABEL_SEARCHES, W
 from journals.items import FetchedPage
 from journals.mdr.listing import index_listing
 from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, MainRegions
-from journals.pages.entries import find_journal_list
-from journals.pages.navigation import metrics_links, page_links
+from journals.pages.entries import ListingMemory
+from journals.pages.meta_refresh import RefreshRule
+from journals.pages.navigation import MAX_ANCHORS_PER_PAGE, metrics_links
 from journals.pages.parsed import ParsedPage
+from journals.pages.reading import read_page
 from lab.extraction.bench import CHROME_KILOBYTES, sample_pages, with_chrome
 
 HTML_TYPE = "text/html; charset=utf-8"
@@ -61,10 +63,15 @@ def _journal_step(learned_rules: LearnedRules, regions: MainRegions) -> Callable
 
 
 def _list_step(url: str, body: bytes) -> object:
-    """The pipeline of one list page: decode, parse, links and journal list, MDR's listing index."""
-    parsed = ParsedPage.from_body(url, body, HTML_TYPE)
-    find_journal_list(page_links(parsed, url).content)
-    return index_listing(parsed, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD)
+    """The pipeline of one list page as the crawl runs it: the spider's reading (decode, parse, links, the journal
+    list with a site's listing memory, its meta refresh and, when it lists nothing, its signs of being script-built:
+    :func:`journals.pages.reading.read_page`), then the MDR pipeline's listing index on that same parsed page and
+    each listed journal's record looked up in it."""
+    read = read_page(
+        body, HTML_TYPE, url, MAX_ANCHORS_PER_PAGE, memory=ListingMemory(), signs=True, refreshes=RefreshRule()
+    )
+    index = index_listing(read.page, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD)
+    return [index.find(anchor.url, anchor.text) for anchor in (read.group.anchors if read.group else [])]
 
 
 def learning_state(learned_rules: LearnedRules) -> tuple[int, ...]:

@@ -6,6 +6,8 @@ import pytest
 
 from journals.mdr import DEFAULT_MAX_NODES
 from journals.mdr.listing import _origin, index_listing, join_link, link_key
+from journals.pages.navigation import ResolvedLinks, page_links, resolved_links
+from journals.pages.parsed import ParsedPage
 
 BASE = "http://pub.example/az/a"
 
@@ -73,3 +75,50 @@ def test_a_joined_link_is_urljoins(base: str, href: str) -> None:
     """Links joined by concatenation where ``urljoin`` would leave them as they are, by ``urljoin`` elsewhere."""
     assert join_link(base, _origin(base), href) == urljoin(base, href)
     assert link_key(urljoin(base, href)) == urldefrag(urljoin(base, href))[0].split("://", 1)[-1].rstrip("/")
+
+
+def _linked_listing(base_tag: str) -> str:
+    entries = "".join(
+        f'<li><a href="{href}">Annals of Topic {n}</a> <span>ISSN 1234-56{n:02d}</span></li>'
+        for n, href in enumerate(
+            ["/journal/j0", "j1", "../journal/j2#top", "http://pub.example/journal/j3", "//pub.example/journal/j4"]
+            + [f"/journal/j{n}?view=home" for n in range(5, 12)]
+        )
+    )
+    return f"<html><head>{base_tag}</head><body><ul>{entries}</ul></body></html>"
+
+
+@pytest.mark.parametrize("base_tag", ["", '<base href="http://mirror.example/list/">'])
+def test_the_links_pass_anchors_give_the_index_its_own_links(base_tag: str) -> None:
+    """A listing whose links were read (the crawl reads its links first, on the same parsed page) is indexed as its
+    HTML alone is: the links pass's URLs are taken only where they are the ones the index joins."""
+    html = _linked_listing(base_tag)
+    page = ParsedPage(BASE, html)
+    page_links(page, BASE)
+    resolved = resolved_links(page)
+    assert resolved is not None and len(resolved.urls) == 12
+    shared = index_listing(page, BASE, 10, 0.3)
+    assert shared == index_listing(html, BASE, 10, 0.3)
+    assert resolved_links(page) is None, "the index is their last reader: they are not kept after it"
+    assert shared.find("http://pub.example/journal/j2#top")["link"] == "http://pub.example/journal/j2#top"
+    assert shared.find("http://pub.example/az/j1")["title"] == "Annals of Topic 1"
+
+
+def test_a_page_whose_links_were_not_read_is_not_read_for_them() -> None:
+    page = ParsedPage(BASE, _listing(journals=5, farm=0))
+    index_listing(page, BASE, 10, 0.3)
+    assert resolved_links(page) is None
+
+
+def test_the_index_reads_the_links_pass_urls_rather_than_joining_again() -> None:
+    page = ParsedPage(BASE, _linked_listing(""))
+    page_links(page, BASE)
+    resolved = resolved_links(page)
+    assert resolved is not None
+    page.forget(ResolvedLinks)
+    page.once(ResolvedLinks, lambda _: resolved._replace(urls=[f"{url}?read" for url in resolved.urls]))
+    index = index_listing(page, BASE, 10, 0.3)
+    assert index.find("http://pub.example/journal/j0?read")["title"] == "Annals of Topic 0"
+    assert index.find("http://pub.example/journal/j2#top")["link"] == "http://pub.example/journal/j2#top", (
+        "a link with a fragment is joined: the links pass dropped it"
+    )

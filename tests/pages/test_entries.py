@@ -2,7 +2,7 @@
 
 from urllib.parse import urlsplit
 
-from journals.pages.entries import ListingMemory, anchor_score, find_journal_list, tracker_target
+from journals.pages.entries import ListingMemory, ScoreMemo, anchor_score, find_journal_list, tracker_target
 from journals.pages.navigation import Anchor, page_links
 
 SITE = "http://pub.example/journals"
@@ -242,3 +242,19 @@ def test_a_menus_journals_link_above_its_letters_is_no_row_of_them() -> None:
     menu = "".join(f'<li><a href="/journals/{c}">{c} Journals Index</a></li>' for c in "ABCDEF")
     page = f'<html><body><ul class="menu"><li><a href="/journals">Journals</a></li>{menu}</ul></body></html>'
     assert "Journals" not in _entries(page) or len(_entries(page)) > 1
+
+
+def test_a_pages_memo_scores_as_scoring_each_anchor_afresh() -> None:
+    """A page's recurring texts and rows are read once (:class:`ScoreMemo`): the scores are the same."""
+    texts = ["Acta Botanica", "RSS", "2.3", "Journal of Cells", "Latest issue", "Home", "Vol. 3, Issue 2"]
+    paths = ["/journal/acta", "/news/1", "/rss/acta", "/j/cells?issue=3", "/x.html"]
+    rows = ["", "Acta Botanica ISSN 1234-5678", "Journal of Cells RSS", "plain"]
+    anchors = [
+        Anchor(url=f"http://pub.example{path}", text=text, chrome="", group="", shape="", record_text=row)
+        for text in texts
+        for path in paths
+        for row in rows
+    ]
+    memo = ScoreMemo()
+    assert [anchor_score(a, None, memo) for a in anchors] == [anchor_score(a) for a in anchors]
+    assert len(memo.texts) == len(texts) and len(memo.rows) == len(rows) - 1

@@ -63,3 +63,11 @@ def test_a_page_that_never_says_refresh_is_not_parsed_to_find_none() -> None:
     assert "tree" not in vars(page)  # the whole tree of a wide listing is never built for its refresh
     refreshing = ParsedPage("http://example.org/", '<meta http-equiv="REFRESH" content="0; url=/a-z/">')
     assert meta_refresh(refreshing) == MetaRefresh(0.0, "http://example.org/a-z/")
+
+
+def test_refresh_is_found_in_any_case_and_a_page_saying_it_only_otherwise_is_parsed_for_none() -> None:
+    for spelling in ("refresh", "ReFrEsH", "REFRESH"):
+        page = ParsedPage("http://example.org/", f'<meta http-equiv="{spelling}" content="0; url=/a-z/">')
+        assert meta_refresh(page) == MetaRefresh(0.0, "http://example.org/a-z/")
+    said = ParsedPage("http://example.org/", "<p>Refresh the page to see the latest issues</p>")
+    assert meta_refresh(said) is None and "tree" in vars(said), "a page that says it is read for a refresh meta"

@@ -5,7 +5,16 @@ from urllib.parse import urljoin, urlsplit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from journals.pages.navigation import ANCHOR_TEXT_LIMIT, absolute_url, anchors, metrics_links, page_links
+from journals.pages.navigation import (
+    ANCHOR_TEXT_LIMIT,
+    _bounded_text,
+    absolute_url,
+    anchors,
+    metrics_links,
+    page_links,
+    resolved_links,
+)
+from journals.pages.parsed import ParsedPage
 from lab.extraction.bench import sample_pages
 
 PAGE = """<html><body>
@@ -237,3 +246,26 @@ def test_script_letters_are_looked_for_only_where_no_letter_is_a_link() -> None:
     select = '<select onchange="location=this.value"><option value="/other/a">A</option></select>'
     links = page_links(script_index(linked + select), "http://s.example/")
     assert [a.url for a in links.letters] == [f"http://s.example/az/{x}" for x in "ABC"]
+
+
+def test_a_pages_resolved_links_are_kept_with_it_for_its_listing_index() -> None:
+    """The crawl reads a list page's links, then its listing index, on one parsed page: the URLs the links pass
+    resolved are kept with the page, by element, for the index to read rather than join again."""
+    page = ParsedPage("http://site.example/az/index.html", PAGE)
+    assert resolved_links(page) is None
+    links = page_links(page, page.url)
+    resolved = resolved_links(page)
+    assert resolved is not None and resolved.root is page.tree and resolved.base == page.url
+    assert all(element.tag == "a" for element in resolved.elements)
+    by_url = dict(zip(resolved.urls, resolved.elements, strict=True))
+    assert [by_url[a.url].get("href") for a in links.letters] == ["?letter=a", "b.html", "http://other.example/c",
+                                                                   "/az/0-9", "/az/ab"]  # fmt: skip
+    assert "javascript:void(0)" not in {e.get("href") for e in resolved.elements}, "followable anchors only"
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.text(alphabet="ab \n\t\u3000", max_size=12), max_size=12), st.integers(0, 30))
+def test_row_text_is_the_words_while_they_are_few(pieces: list[str], limit: int) -> None:
+    words = " ".join(pieces).split()
+    expected = " ".join(words) if sum(map(len, words)) <= limit and len(" ".join(words)) <= limit else ""
+    assert _bounded_text(iter(pieces), limit) == expected
