@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import compress
+from operator import gt, sub
 from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
 from journals.mdr.tagtree import TagTree
-
-_MIN_HEIGHT = 3  # the paper's TreeDepth(Node) >= 3: the node has grandchildren
 
 
 class Region(NamedTuple):
@@ -176,15 +175,14 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     """
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
-    children, heights, ends, tokens, parents = tree.children, tree.heights, tree.ends, tree.tokens, tree.parents
-    carrying = bytearray(len(heights))  # per node, whether one of its children is in ``found``
-    for node in reversed(list(compress(range(len(heights)), map(_MIN_HEIGHT.__le__, heights)))):
+    children, ends, tokens, parents = tree.children, tree.ends, tree.tokens, tree.parents
+    size = len(ends)
+    carrying = bytearray(size)  # per node, whether one of its children is in ``found``
+    # The nodes of height 3 or more (TreeDepth >= 3): those with a grandchild, i.e. more nodes below them than children.
+    deep = compress(range(size), map(gt, map(sub, ends, range(1, size + 1)), map(len, children)))
+    for node in reversed(list(deep)):
         kids = children[node]
-        if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are
-            if carrying[node]:
-                found[node] = found.pop(kids[0])
-                if node:
-                    carrying[parents[node]] = 1
+        if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are (see below)
             continue
         if len(kids) == 2:  # most nodes: one comparison, one possible region
             first, second = kids
@@ -205,9 +203,12 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
         for other in lists[1:]:
             merged.extend(other)
         merged.extend(own)
-        found[node] = merged
-        if node:
-            carrying[parents[node]] = 1
+        holder = node  # the regions rise through parents of one child as they are
+        while holder and len(children[parents[holder]]) == 1:
+            holder = parents[holder]
+        found[holder] = merged
+        if holder:
+            carrying[parents[holder]] = 1
     root_regions = found.get(0, [])
     for node, regions in found.items():
         if node != 0:
