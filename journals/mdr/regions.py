@@ -66,7 +66,8 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
     The results are kept as runs per k and phase (start index mod k), which lets IdentDRs find, for
     any start, the first run of each phase with a binary search instead of rescanning the children.
     The comparison is :func:`similar` written inline (it runs once per GN pair of every node): siblings
-    are contiguous in preorder, so a GN's tag string is one slice of the page's.
+    are contiguous in preorder, so a GN's tag string is one slice of the page's; equal strings (most GNs
+    of a list) are similar without a call to rapidfuzz.
     """
     size = len(kids)
     tokens = tree.tokens
@@ -84,9 +85,10 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
                 a_start, middle, b_end = kids[j], kids[j + k], kid_ends[j + 2 * k - 1]
                 len_a, len_b = middle - a_start, b_end - middle
                 cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
-                if (len_a - len_b if len_a > len_b else len_b - len_a) <= cutoff and distance(
-                    tokens[a_start:middle], tokens[middle:b_end], score_cutoff=cutoff
-                ) <= cutoff:
+                if (len_a - len_b if len_a > len_b else len_b - len_a) <= cutoff and (
+                    (first_string := tokens[a_start:middle]) == (second_string := tokens[middle:b_end])
+                    or distance(first_string, second_string, score_cutoff=cutoff) <= cutoff
+                ):
                     if run_first < 0:
                         run_first = j
                     last = j
