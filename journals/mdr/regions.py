@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from itertools import compress
-from operator import gt, sub
 from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
@@ -44,7 +43,8 @@ def _slices_similar(tokens: str, start: int, middle: int, end: int, threshold: f
     cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
     if (len_a - len_b if len_a > len_b else len_b - len_a) > cutoff:
         return False
-    return Levenshtein.distance(tokens[start:middle], tokens[middle:end], score_cutoff=cutoff) <= cutoff
+    first, second = tokens[start:middle], tokens[middle:end]
+    return first == second or Levenshtein.distance(first, second, score_cutoff=cutoff) <= cutoff
 
 
 def nodes_similar(tree: TagTree, first: int, second: int, threshold: float) -> bool:
@@ -178,11 +178,11 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
     children, ends, tokens, parents = tree.children, tree.ends, tree.tokens, tree.parents
-    size = len(ends)
-    carrying = bytearray(size)  # per node, whether one of its children is in ``found``
-    # The nodes of height 3 or more (TreeDepth >= 3): those with a grandchild, i.e. more nodes below them than children.
-    deep = compress(range(size), map(gt, map(sub, ends, range(1, size + 1)), map(len, children)))
-    for node in reversed(list(deep)):
+    carrying = bytearray(len(ends))  # per node, whether one of its children is in ``found``
+    # The nodes of height 3 or more (TreeDepth >= 3): the parents of the nodes with children (the root's parent aside).
+    deep = set(map(parents.__getitem__, compress(range(len(ends)), children)))
+    deep.discard(-1)
+    for node in sorted(deep, reverse=True):
         kids = children[node]
         if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are (see below)
             continue
