@@ -9,6 +9,7 @@ anywhere: deeply nested pages only cost their size.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate
@@ -229,12 +230,13 @@ def _number_children(tree: TagTree, parent: int) -> None:
     element has: the same-named siblings ``getpath`` counts are the same.
     """
     siblings = tree.children[parent]
-    tags = list(map(tree.tag, siblings))
-    totals: dict[str, int] = {}
-    for tag in tags:
-        totals[tag] = totals.get(tag, 0) + 1
+    tags = list(map(tree._tag_names.__getitem__, map(tree.tokens.__getitem__, siblings)))
+    totals = Counter(tags)
     seen: dict[str, int] = {}
     parent_path, paths = tree._paths[parent], tree._paths
     for child, tag in zip(siblings, tags, strict=True):
-        seen[tag] = seen.get(tag, 0) + 1
-        paths[child] = f"{parent_path}/{tag}[{seen[tag]}]" if totals[tag] > 1 else f"{parent_path}/{tag}"
+        if totals[tag] > 1:
+            seen[tag] = number = seen.get(tag, 0) + 1
+            paths[child] = f"{parent_path}/{tag}[{number}]"
+        else:
+            paths[child] = f"{parent_path}/{tag}"
