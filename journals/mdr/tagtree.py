@@ -180,11 +180,13 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:
     text = root.text
     if text and not text.isspace():
         pieces.append(text)
+    # counted, not measured: a count is read far more often than it grows, and the same int is stored each time
+    piece_count, size = len(pieces), 1
     events = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
     skip_subtree = events.skip_subtree
     next(events)  # the root's start
     open_nodes = [0]  # per open element, its node, or -1 for a left-out one
-    siblings = children[0]  # the children of the innermost open node
+    current, siblings = 0, children[0]  # the innermost open node and its children
     for event, element in events:
         if event == "start":
             tag = element.tag
@@ -193,33 +195,37 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:
                 if tag not in OPAQUE_TAGS:
                     open_nodes.append(-1)
                     continue
-            node = len(parents)
-            siblings.append(node)
-            parents.append(open_nodes[-1])
-            open_nodes.append(node)
+            siblings.append(size)
+            parents.append(current)
+            open_nodes.append(size)
+            current = size
+            size += 1
             siblings = []
             children.append(siblings)
             if keep_elements:
                 elements.append(element)
             tags.append(tag)
             ends.append(0)
-            firsts.append(len(pieces))
+            firsts.append(piece_count)
             lasts.append(0)
             text = element.text
             if text and not text.isspace():
                 pieces.append(text)
+                piece_count += 1
             continue
         if event == "end":
             node = open_nodes.pop()
             if node >= 0:
-                lasts[node] = len(pieces)
-                ends[node] = len(parents)
+                lasts[node] = piece_count
+                ends[node] = size
                 if not node:  # the root's own tail is no text of the tree
                     continue
-                siblings = children[open_nodes[-1]]
+                current = open_nodes[-1]
+                siblings = children[current]
         text = element.tail  # of an element that ends, a comment or a processing instruction
         if text and not text.isspace():
             pieces.append(text)
+            piece_count += 1
     return walk
 
 
