@@ -85,7 +85,9 @@ def mine_data_regions(
             return []
         tree = TagTree.build(root, keep_elements=False)
         del root
-        return mine_tag_tree(tree, k, threshold, navigation)
+        regions = mine_tag_tree(tree, k, threshold, navigation)
+        del tree  # before the collector is back: its first pass would walk the tag tree's lists, about to be freed
+    return regions
 
 
 def _root(page: ParsedPage | str | bytes, max_nodes: int | None) -> etree._Element | None:

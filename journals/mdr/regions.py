@@ -15,8 +15,6 @@ from rapidfuzz.distance import Levenshtein
 
 from journals.mdr.tagtree import TagTree
 
-_MIN_HEIGHT = 3  # the paper's TreeDepth(Node) >= 3: the node has grandchildren
-
 
 class Region(NamedTuple):
     """A data region as tag-tree node numbers: ``count`` children of ``parent`` from ``start``, ``k`` a GN."""
@@ -45,7 +43,8 @@ def _slices_similar(tokens: str, start: int, middle: int, end: int, threshold: f
     cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
     if (len_a - len_b if len_a > len_b else len_b - len_a) > cutoff:
         return False
-    return Levenshtein.distance(tokens[start:middle], tokens[middle:end], score_cutoff=cutoff) <= cutoff
+    first, second = tokens[start:middle], tokens[middle:end]
+    return first == second or Levenshtein.distance(first, second, score_cutoff=cutoff) <= cutoff
 
 
 def nodes_similar(tree: TagTree, first: int, second: int, threshold: float) -> bool:
@@ -67,7 +66,8 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
     The results are kept as runs per k and phase (start index mod k), which lets IdentDRs find, for
     any start, the first run of each phase with a binary search instead of rescanning the children.
     The comparison is :func:`similar` written inline (it runs once per GN pair of every node): siblings
-    are contiguous in preorder, so a GN's tag string is one slice of the page's.
+    are contiguous in preorder, so a GN's tag string is one slice of the page's; equal strings (most GNs
+    of a list) are similar without a call to rapidfuzz.
     """
     size = len(kids)
     tokens = tree.tokens
@@ -85,9 +85,10 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
                 a_start, middle, b_end = kids[j], kids[j + k], kid_ends[j + 2 * k - 1]
                 len_a, len_b = middle - a_start, b_end - middle
                 cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
-                if (len_a - len_b if len_a > len_b else len_b - len_a) <= cutoff and distance(
-                    tokens[a_start:middle], tokens[middle:b_end], score_cutoff=cutoff
-                ) <= cutoff:
+                if (len_a - len_b if len_a > len_b else len_b - len_a) <= cutoff and (
+                    (first_string := tokens[a_start:middle]) == (second_string := tokens[middle:b_end])
+                    or distance(first_string, second_string, score_cutoff=cutoff) <= cutoff
+                ):
                     if run_first < 0:
                         run_first = j
                     last = j
@@ -176,15 +177,14 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     """
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
-    children, heights, ends, tokens, parents = tree.children, tree.heights, tree.ends, tree.tokens, tree.parents
-    carrying = bytearray(len(heights))  # per node, whether one of its children is in ``found``
-    for node in reversed(list(compress(range(len(heights)), map(_MIN_HEIGHT.__le__, heights)))):
+    children, ends, tokens, parents = tree.children, tree.ends, tree.tokens, tree.parents
+    carrying = bytearray(len(ends))  # per node, whether one of its children is in ``found``
+    # The nodes of height 3 or more (TreeDepth >= 3): the parents of the nodes with children (the root's parent aside).
+    deep = set(map(parents.__getitem__, compress(range(len(ends)), children)))
+    deep.discard(-1)
+    for node in sorted(deep, reverse=True):
         kids = children[node]
-        if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are
-            if carrying[node]:
-                found[node] = found.pop(kids[0])
-                if node:
-                    carrying[parents[node]] = 1
+        if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are (see below)
             continue
         if len(kids) == 2:  # most nodes: one comparison, one possible region
             first, second = kids
@@ -205,9 +205,12 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
         for other in lists[1:]:
             merged.extend(other)
         merged.extend(own)
-        found[node] = merged
-        if node:
-            carrying[parents[node]] = 1
+        holder = node  # the regions rise through parents of one child as they are
+        while holder and len(children[parents[holder]]) == 1:
+            holder = parents[holder]
+        found[holder] = merged
+        if holder:
+            carrying[parents[holder]] = 1
     root_regions = found.get(0, [])
     for node, regions in found.items():
         if node != 0:

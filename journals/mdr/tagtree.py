@@ -9,7 +9,9 @@ anywhere: deeply nested pages only cost their size.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -20,6 +22,9 @@ IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
 
 OPAQUE_TAGS = frozenset({"svg", "math"})
 """Elements kept as leaves: an icon's or a formula's drawing (10% of today's elements) is no record structure."""
+
+_SPECIAL_TAGS = IGNORED_TAGS | OPAQUE_TAGS | {etree.Entity}
+"""The tags whose subtree the walk skips: left-out and opaque elements, and entity references (whose tag is no name)."""
 
 _TOKEN_BASE = 0x100  # one character per tag name, outside ASCII so no tag can look like another
 
@@ -40,8 +45,6 @@ class TagTree:
     """Per node, one past the last node of its subtree."""
     children: list[list[int]]
     """Per node, its child nodes."""
-    heights: list[int]
-    """Per node, the height of its subtree: 1 for a leaf, 2 when its children are all leaves, …"""
     _pieces: list[str] = field(default_factory=list, repr=False)
     """The page's text pieces (texts and tails with more than whitespace) in document order."""
     _piece_ends: list[int] = field(default_factory=list, repr=False)
@@ -60,34 +63,35 @@ class TagTree:
 
     @classmethod
     def build(cls, root: etree._Element, keep_elements: bool = True) -> TagTree:
-        """Build the tag tree of ``root`` and everything under it, without recursion (see :func:`_walk`).
+        """Build the tag tree of ``root`` and everything under it in one walk, without recursion (see :func:`_walk`).
 
-        The subtree ends and heights come from one pass backwards over the preorder. Tags, text and XPaths
-        need no lxml element afterwards: with ``keep_elements=False``, :attr:`elements` is left empty and
-        lxml's tree can be freed as soon as the tag tree is built.
+        Tags, text and XPaths need no lxml element afterwards: with ``keep_elements=False``, :attr:`elements` is
+        left empty, no element's proxy outlives the walk, and lxml's tree can be freed as soon as the tag tree is
+        built.
         """
-        walk = _walk(root)
-        parents = walk.parents
-        size = len(parents)
-        children: list[list[int]] = [[] for _ in range(size)]
-        for node in range(1, size):
-            children[parents[node]].append(node)
-        sizes = [1] * size
-        heights = [1] * size
-        for node in range(size - 1, 0, -1):
-            parent = parents[node]
-            sizes[parent] += sizes[node]
-            if heights[parent] <= heights[node]:
-                heights[parent] = heights[node] + 1
-        ends = [node + subtree for node, subtree in enumerate(sizes)]
+        walk = _walk(root, keep_elements)
         tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(walk.tags))}
         tokens = "".join(map(tag_chars.__getitem__, walk.tags))
-        tree = cls(walk.elements if keep_elements else [], tokens, ends, children, heights)
-        tree.parents, tree._tag_names = parents, {char: tag for tag, char in tag_chars.items()}
+        tree = cls(walk.elements, tokens, walk.ends, walk.children)
+        tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in tag_chars.items()}
         tree._pieces, tree._firsts, tree._lasts = walk.pieces, walk.firsts, walk.lasts
         tree._piece_ends = [0, *accumulate(map(len, walk.pieces))]
         tree._paths[0] = root.getroottree().getpath(root)
         return tree
+
+    @cached_property
+    def heights(self) -> list[int]:
+        """Per node, the height of its subtree: 1 for a leaf, 2 when its children are all leaves, …
+
+        Computed when first asked for (MDR itself needs only whether a node has grandchildren, which its subtree's
+        size and its children tell)."""
+        parents = self.parents
+        heights = [1] * len(parents)
+        for node in range(len(parents) - 1, 0, -1):
+            parent = parents[node]
+            if heights[parent] <= heights[node]:
+                heights[parent] = heights[node] + 1
+        return heights
 
     def tag(self, node: int) -> str:
         """The tag name of a node."""
@@ -146,70 +150,82 @@ class TagTree:
 
 
 class _Walk(NamedTuple):
-    """What one walk of lxml's preorder ``iter()`` reads (see :func:`_walk`)."""
+    """What one walk of the tree reads (see :func:`_walk`), per node in preorder unless said otherwise."""
 
     elements: list[etree._Element]
     tags: list[str]
     parents: list[int]
+    children: list[list[int]]
+    ends: list[int]
     pieces: list[str]
+    """The text pieces, in document order (not per node)."""
     firsts: list[int]
     lasts: list[int]
 
 
-def _walk(root: etree._Element) -> _Walk:
-    """The kept elements under ``root`` in preorder, their tags and parents, and the page's text, in one walk.
+def _walk(root: etree._Element, keep_elements: bool) -> _Walk:
+    """The kept elements under ``root`` in preorder, their tags, parents, children and subtree ends, and the
+    page's text, in one walk of lxml's start and end events (``iterwalk``).
 
-    A node's parent is found by identity (lxml keeps one proxy per live element); an element whose parent
-    was left out is left out with it. Texts and tails are read on the way, while lxml's node is in the cache
-    (a later pass over the elements costs more), and laid out in document order: a node's text when it
-    starts, its tail when the walk leaves its subtree (the nodes still open are kept on a stack). A node's
-    text is then one slice of the pieces. The tail of a comment, a script, … still belongs where it stands;
-    pieces of whitespace only are left out (they would collapse into the joining spaces). One loop with
-    everything local: it runs once per element.
+    The nodes still open are kept on a stack, so a node's parent is the top of the stack when it starts, and its
+    subtree end and its last text piece are known when it ends. A left-out element (script, style, …) or an opaque
+    one (svg, math) has its subtree skipped inside lxml, without a proxy for any element under it; only the open
+    elements' proxies are alive at any time. Texts and tails are laid out in document order: a node's text when it
+    starts, its tail when it ends, so a node's text is one slice of the pieces. The tail of a comment, a script, …
+    still belongs where it stands; pieces of whitespace only are left out (they would collapse into the joining
+    spaces). One loop with everything local: it runs twice per element.
     """
-    walk = _Walk([root], [root.tag], [-1], [], [0], [0])
-    elements, tags, parents, pieces, firsts, lasts = walk
+    walk = _Walk([root] if keep_elements else [], [root.tag], [-1], [[]], [0], [], [0], [0])
+    elements, tags, parents, children, ends, pieces, firsts, lasts = walk
     text = root.text
     if text and not text.isspace():
         pieces.append(text)
-    open_nodes: list[int] = [0]
-    open_tails: list[str | None] = [None]
-    index: dict[etree._Element, int] = {root: 0}
-    iterator = root.iter()
-    next(iterator)
-    for element in iterator:
-        parent = index.get(element.getparent())
-        if parent is None:  # inside a left-out element
-            continue
-        while open_nodes[-1] != parent:  # leave the subtrees that ended: their pieces end, their tails follow
-            lasts[open_nodes.pop()] = len(pieces)
-            text = open_tails.pop()
+    # counted, not measured: a count is read far more often than it grows, and the same int is stored each time
+    piece_count, size = len(pieces), 1
+    events = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
+    skip_subtree = events.skip_subtree
+    next(events)  # the root's start
+    open_nodes = [0]  # per open element, its node, or -1 for a left-out one
+    current, siblings = 0, children[0]  # the innermost open node and its children
+    for event, element in events:
+        if event == "start":
+            tag = element.tag
+            if tag in _SPECIAL_TAGS:
+                skip_subtree()
+                if tag not in OPAQUE_TAGS:
+                    open_nodes.append(-1)
+                    continue
+            siblings.append(size)
+            parents.append(current)
+            open_nodes.append(size)
+            current = size
+            size += 1
+            siblings = []
+            children.append(siblings)
+            if keep_elements:
+                elements.append(element)
+            tags.append(tag)
+            ends.append(0)
+            firsts.append(piece_count)
+            lasts.append(0)
+            text = element.text
             if text and not text.isspace():
                 pieces.append(text)
-        tag = element.tag
-        if tag.__class__ is not str or tag in IGNORED_TAGS:
-            text = element.tail
-            if text and not text.isspace():
-                pieces.append(text)
+                piece_count += 1
             continue
-        node = len(parents)
-        if tag not in OPAQUE_TAGS:
-            index[element] = node
-        elements.append(element)
-        tags.append(tag)
-        parents.append(parent)
-        firsts.append(len(pieces))
-        lasts.append(0)
-        text = element.text
+        if event == "end":
+            node = open_nodes.pop()
+            if node >= 0:
+                lasts[node] = piece_count
+                ends[node] = size
+                if not node:  # the root's own tail is no text of the tree
+                    continue
+                current = open_nodes[-1]
+                siblings = children[current]
+        text = element.tail  # of an element that ends, a comment or a processing instruction
         if text and not text.isspace():
             pieces.append(text)
-        open_nodes.append(node)
-        open_tails.append(element.tail)
-    for node in reversed(open_nodes):  # the root's own tail is no text of the tree
-        lasts[node] = len(pieces)
-        text = open_tails.pop()
-        if text and not text.isspace() and node:
-            pieces.append(text)
+            piece_count += 1
     return walk
 
 
@@ -220,12 +236,13 @@ def _number_children(tree: TagTree, parent: int) -> None:
     element has: the same-named siblings ``getpath`` counts are the same.
     """
     siblings = tree.children[parent]
-    tags = list(map(tree.tag, siblings))
-    totals: dict[str, int] = {}
-    for tag in tags:
-        totals[tag] = totals.get(tag, 0) + 1
+    tags = list(map(tree._tag_names.__getitem__, map(tree.tokens.__getitem__, siblings)))
+    totals = Counter(tags)
     seen: dict[str, int] = {}
     parent_path, paths = tree._paths[parent], tree._paths
     for child, tag in zip(siblings, tags, strict=True):
-        seen[tag] = seen.get(tag, 0) + 1
-        paths[child] = f"{parent_path}/{tag}[{seen[tag]}]" if totals[tag] > 1 else f"{parent_path}/{tag}"
+        if totals[tag] > 1:
+            seen[tag] = number = seen.get(tag, 0) + 1
+            paths[child] = f"{parent_path}/{tag}[{number}]"
+        else:
+            paths[child] = f"{parent_path}/{tag}"

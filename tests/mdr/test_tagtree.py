@@ -1,12 +1,13 @@
 """The tag tree: elements only, preorder slices, XPaths identical to lxml's, no recursion."""
 
+import gzip
 from pathlib import Path
 
 import lxml.html
 import pytest
 from lxml import etree
 
-from journals.mdr.tagtree import TagTree
+from journals.mdr.tagtree import IGNORED_TAGS, OPAQUE_TAGS, TagTree
 from journals.pages.parsed import parse_html
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "mdr"
@@ -105,3 +106,96 @@ def test_tree_built_without_elements_reads_the_same():
     nodes = range(len(full.elements))
     for read in (TagTree.tag, TagTree.xpath, TagTree.text):
         assert [read(bare, node) for node in nodes] == [read(full, node) for node in nodes]
+
+
+def _reference_tree(root):
+    """The tag tree the straightforward way, to pin the one-walk build to: lxml's ``iter()``, each element's parent
+    found by identity, text pieces laid out by a stack of open nodes, subtree ends and heights from a backward pass.
+    """
+    tags, parents, pieces, firsts, lasts = [root.tag], [-1], [], [0], [0]
+    if root.text and not root.text.isspace():
+        pieces.append(root.text)
+    index, open_nodes, open_tails = {root: 0}, [0], [None]
+
+    def add(text):
+        if text and not text.isspace():
+            pieces.append(text)
+
+    for element in list(root.iter())[1:]:
+        parent = index.get(element.getparent())
+        if parent is None:
+            continue
+        while open_nodes[-1] != parent:
+            lasts[open_nodes.pop()] = len(pieces)
+            add(open_tails.pop())
+        if not isinstance(element.tag, str) or element.tag in IGNORED_TAGS:
+            add(element.tail)
+            continue
+        if element.tag not in OPAQUE_TAGS:
+            index[element] = len(parents)
+        open_nodes.append(len(parents))
+        open_tails.append(element.tail)
+        tags.append(element.tag)
+        parents.append(parent)
+        firsts.append(len(pieces))
+        lasts.append(0)
+        add(element.text)
+    while open_nodes:
+        lasts[open_nodes.pop()] = len(pieces)
+        if open_nodes:
+            add(open_tails.pop())
+    size = len(parents)
+    children, sizes, heights = [[] for _ in range(size)], [1] * size, [1] * size
+    for node in range(1, size):
+        children[parents[node]].append(node)
+    for node in range(size - 1, 0, -1):
+        sizes[parents[node]] += sizes[node]
+        heights[parents[node]] = max(heights[parents[node]], heights[node] + 1)
+    ends = [node + subtree for node, subtree in enumerate(sizes)]
+    return tags, parents, children, ends, heights, pieces, firsts, lasts
+
+
+TRICKY = [
+    PAGE,
+    "<html><body><p>a<!-- x -->b<script>s<b>q</b></script>c<span>d</span>e</p>f</body></html>",
+    "<html><body><svg><g>g<path/>t</g>u</svg>v<math><mi>x</mi>y</math>z<noscript><p>n</p>m</noscript>o</body></html>",
+    "<html><body><template><li>t</li></template><ul><li>1<li>2<li>3</ul>tail<style>x</style></body></html>0",
+    "<html><body>" + "<div>a<p>b</p>c" * 50 + "</div>" * 50 + "d</body></html>",
+]
+
+
+@pytest.mark.parametrize("html", TRICKY)
+def test_walk_is_the_reference_tree_on_tricky_pages(html):
+    root = parse_html(html)
+    tree = TagTree.build(root)
+    expected = _reference_tree(root)
+    found = (
+        [tree.tag(node) for node in range(len(tree.tokens))], tree.parents, tree.children, tree.ends, tree.heights,
+        tree._pieces, tree._firsts, tree._lasts,
+    )
+    assert found == expected
+
+
+def test_walk_is_the_reference_tree_with_entities_and_pis():
+    root = parse_html("<html><body><p>a<b>b</b>c</p></body></html>")
+    p = root.find(".//p")
+    for made, tail in ((etree.Entity("amp"), "e"), (etree.Comment("c"), "f"), (etree.ProcessingInstruction("x"), "g")):
+        made.tail = tail
+        p.insert(1, made)
+    tree = TagTree.build(root)
+    assert tree.text(0) == "a b c g f e"
+    assert (tree.parents, tree.ends, tree._pieces, tree._firsts, tree._lasts) == tuple(
+        _reference_tree(root)[i] for i in (1, 3, 5, 6, 7)
+    )
+
+
+@pytest.mark.parametrize("name", ["nexteval-mdr/html/1.html.gz", "scrapinghub-mdr/htmlpage0.html", "pydepta-mdr/resources/3.html"])
+def test_walk_is_the_reference_tree_on_labelled_pages(name):
+    html = (DATA / name).read_bytes()
+    root = parse_html(gzip.decompress(html) if name.endswith(".gz") else html)
+    tree = TagTree.build(root, keep_elements=False)
+    found = (
+        [tree.tag(node) for node in range(len(tree.tokens))], tree.parents, tree.children, tree.ends, tree.heights,
+        tree._pieces, tree._firsts, tree._lasts,
+    )
+    assert found == _reference_tree(root)
