@@ -12,6 +12,7 @@ Pure code: no Scrapy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,14 +23,22 @@ from lxml import etree
 
 PERIODICAL_TYPES = frozenset({"Periodical", "ScholarlyJournal", "CreativeWorkSeries", "Journal"})
 """The schema.org types of a journal: the items whose values the extraction reads."""
-_ITEMS_AND_TYPE_PROPERTIES = etree.XPath("descendant-or-self::*[@itemscope or @itemprop[contains(., '@type')]]")
-"""The items in document order (extruct's ``_xp_item``), and any element whose ``itemprop`` may be ``@type``."""
-_OWN_PROPERTIES = etree.XPath("descendant::*[@itemprop][count(ancestor::*[@itemscope][1] | $item) = 1]")
-"""An item's own properties in document order: the elements with ``itemprop`` below it and below no item nested in
-it (what extruct's ``_xp_prop`` selects with a set difference, quadratic in the properties below the item)."""
+_ITEMS = etree.XPath("descendant-or-self::*[@itemscope]")
+"""The items in document order (extruct's ``_xp_item``)."""
+_TYPE_PROPERTY = etree.XPath("boolean(//@itemprop[contains(., '@type')])")
+"""Whether a property may be named ``@type``: extruct's uniform form then takes its value for its item's type."""
 _ITEMS_ABOVE = etree.XPath("$keys/ancestor-or-self::*[@itemscope]")
 _ITEMS_BELOW = etree.XPath("$keys/descendant::*[@itemscope]")
+_ITEMS_AT_AND_BELOW = etree.XPath("$keys/descendant-or-self::*[@itemscope]")
 _REFERENCED = etree.XPath("id($ids)")
+PLAIN_TEXT_TAGS = frozenset(
+    {"a", "abbr", "b", "bdi", "cite", "code", "dd", "div", "dt", "em", "font", "h1", "h2", "h3", "h4", "h5", "h6"}
+    | {"i", "label", "li", "p", "small", "span", "strong", "sub", "sup", "td", "th", "u"}
+)
+"""Tags whose element, holding text alone, ``html_text`` reads as that text: none that its cleaner drops or that
+lxml's HTML parser moves when extruct parses the element's markup again (``title`` goes to a head)."""
+_WHITESPACE = re.compile(r"\s+")
+"""A run of whitespace, as ``html_text`` finds it."""
 DEEPEST_ELEMENT = 100
 """Pages with elements nested this deep are read whole, as extruct reads them: extruct recurses a few Python frames
 per level of items nested in one another, and items nested a few hundred deep make it fail (the page then has no
@@ -56,15 +65,15 @@ def periodical_items(root: etree._Element, items: list[etree._Element]) -> set[e
     """Of the page's ``items``, those that may bear on a periodical's values; None when every item must be built (see
     the module).
 
-    An item bears on them when it is one, holds one (its values are read in the order of the tree of items), lies
-    inside one (a publisher's name), holds an ``itemref`` or is what one refers to or lies inside that (a property
-    brought from elsewhere may be either, and an item reached twice is built by whichever reaches it first). Any other
-    item has no periodical in its tree of items and is reached only through the tree it lies in, so a stand-in leaves
-    the periodicals, their values and their order as they were. A periodical's type is a part of its ``itemtype``.
+    An item bears on them when it is a periodical, holds one (its values are read in the order of the tree of
+    items) or lies inside one (a publisher's name); and so does an item with an ``itemref``, with the items at, inside
+    and around what it refers to, when it bears on them or the items it may bring do (a property brought from
+    elsewhere; an item reached twice is built by whichever reaches it first, which may be an item around it). Any
+    other item has no periodical in its tree of items and reaches none of the bearing ones, so a stand-in leaves the
+    periodicals, their values and their order as they were. A periodical's type is a part of its ``itemtype``.
     """
     periodicals: list[etree._Element] = []
     referrers: list[etree._Element] = []
-    references: list[str] = []
     for item in items:
         kind = item.get("itemtype")
         if kind:
@@ -72,17 +81,56 @@ def periodical_items(root: etree._Element, items: list[etree._Element]) -> set[e
                 return None  # urlparse may refuse it: extruct's uniform step fails and gives the raw items
             if any(name in kind for name in PERIODICAL_TYPES):
                 periodicals.append(item)
-        if reference := item.get("itemref"):
+        if item.get("itemref"):
             referrers.append(item)
-            references.extend(reference.split())
     if not periodicals:
         return set()
     if _DEEP_ELEMENTS(root):
         return None
-    referenced: list[etree._Element] = _REFERENCED(root, ids=" ".join(references)) if references else []
-    bearing: set[etree._Element] = set(_ITEMS_ABOVE(root, keys=periodicals + referrers + referenced))
-    bearing.update(_ITEMS_BELOW(root, keys=periodicals + referenced))
-    return bearing
+    bearing: set[etree._Element] = set(_ITEMS_ABOVE(root, keys=periodicals))
+    bearing.update(_ITEMS_BELOW(root, keys=periodicals))
+    if not referrers:
+        return bearing
+    every_reference = " ".join(token for referrer in referrers for token in referrer.get("itemref", "").split())
+    every_target = _REFERENCED(root, ids=every_reference)
+    if bearing.isdisjoint(referrers) and bearing.isdisjoint(_ITEMS_AT_AND_BELOW(root, keys=every_target)):
+        return bearing  # no referrer bears on a periodical nor may bring an item that does
+    referred = [(referrer, *_referred_items(root, referrer)) for referrer in referrers]
+    while True:  # until no referrer joins: one that joins may make another's targets bearing
+        joining = [entry for entry in referred if entry[0] in bearing or not bearing.isdisjoint(entry[1])]
+        if not joining:
+            return bearing
+        for referrer, reached, around in joining:
+            bearing.update(_ITEMS_ABOVE(root, keys=[referrer]))
+            bearing.update(reached)
+            bearing.update(around)
+        referred = [entry for entry in referred if all(entry is not j for j in joining)]
+
+
+def _referred_items(root: etree._Element, referrer: etree._Element) -> tuple[set[etree._Element], set[etree._Element]]:
+    """The items ``referrer``'s ``itemref`` may bring (at and inside the elements it names), and those around them
+    (which may reach the same items first)."""
+    targets = _REFERENCED(root, ids=" ".join(referrer.get("itemref", "").split()))
+    if not targets:
+        return set(), set()
+    return set(_ITEMS_AT_AND_BELOW(root, keys=targets)), set(_ITEMS_ABOVE(root, keys=targets))
+
+
+def own_properties(item: etree._Element) -> list[etree._Element]:
+    """An item's own properties in document order: the elements with ``itemprop`` below it and below no item nested
+    in it (what extruct's ``_xp_prop`` selects with an XPath set difference, quadratic in the properties below the
+    item). The walk stops at the nested items, so the items of a page walk its elements once between them."""
+    found: list[etree._Element] = []
+    pending = item[::-1]
+    while pending:
+        element = pending.pop()
+        if element.tag.__class__ is not str:  # a comment or a processing instruction
+            continue
+        if element.get("itemprop") is not None:
+            found.append(element)
+        if element.get("itemscope") is None:
+            pending.extend(element[::-1])
+    return found
 
 
 class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extruct ships no types
@@ -96,14 +144,13 @@ class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extr
 
     extruct finds an item's properties with an XPath set difference (its properties minus those of the items nested
     in it), quadratic in the properties below the item and evaluated again for every nested item; the same
-    properties, in the same order, come from :func:`_properties_by_item`.
+    properties, in the same order, come from :func:`own_properties`.
     """
 
     def __init__(self, root: etree._Element) -> None:
         super().__init__()
-        found: list[etree._Element] = _ITEMS_AND_TYPE_PROPERTIES(root)
-        self._items = [element for element in found if element.get("itemscope") is not None]
-        typed = len(self._items) < len(found) or any("@type" in (item.get("itemprop") or "") for item in self._items)
+        self._items: list[etree._Element] = _ITEMS(root)
+        typed = bool(self._items) and _TYPE_PROPERTY(root)
         self._bearing = None if typed else periodical_items(root, self._items)
 
     def extract_items(self, document: etree._Element, base_url: str | None) -> Any:
@@ -129,14 +176,20 @@ class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extr
     def _extract_properties(  # extruct's name and signature
         self, node: etree._Element, items_seen: set[int], base_url: str | None, itemids: dict[etree._Element, int]
     ) -> Iterator[tuple[str, Any]]:
-        for prop in _OWN_PROPERTIES(node, item=node):
+        for prop in own_properties(node):
             yield from self._extract_property(prop, items_seen=items_seen, base_url=base_url, itemids=itemids)
 
     def _extract_textContent(self, node: etree._Element) -> Any:  # noqa: N802 - extruct's name
         return PropertyText(self, node)
 
     def text_of(self, node: etree._Element) -> Any:
-        """A property's text as extruct reads it."""
+        """A property's text as extruct reads it.
+
+        extruct reads it on a copy cleaned of scripts, styles and comments, then laid out by ``html_text``; for an
+        element of :data:`PLAIN_TEXT_TAGS` with no child (no markup, no comment) that is its text with its runs of
+        whitespace made one space, read here without the copy (a periodical's name, an ISSN)."""
+        if not len(node) and node.tag in PLAIN_TEXT_TAGS:
+            return _WHITESPACE.sub(" ", (node.text or "").strip())
         if not isinstance(node, lxml.html.HtmlElement):
             node = lxml.html.fromstring(etree.tostring(node, encoding="unicode", with_tail=False))
         return super()._extract_textContent(node)
