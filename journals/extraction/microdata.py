@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import lxml.html
 from extruct.uniform import _umicrodata_microformat
@@ -61,7 +61,17 @@ def microdata_items(root: etree._Element) -> list[Any]:
         return items
 
 
-def periodical_items(root: etree._Element, items: list[etree._Element]) -> set[etree._Element] | None:
+class BearingItems(NamedTuple):
+    """The items of a page that may bear on its periodicals' values (:func:`periodical_items`)."""
+
+    built: set[etree._Element]
+    """The items built as extruct builds them; the others are stand-ins."""
+    unread: set[etree._Element]
+    """Of those, the items that only hold periodicals (an article citing journals): their own values are never read,
+    only where their items are, so their other properties keep their names but not their values."""
+
+
+def periodical_items(root: etree._Element, items: list[etree._Element]) -> BearingItems | None:
     """Of the page's ``items``, those that may bear on a periodical's values; None when every item must be built (see
     the module).
 
@@ -84,26 +94,35 @@ def periodical_items(root: etree._Element, items: list[etree._Element]) -> set[e
         if item.get("itemref"):
             referrers.append(item)
     if not periodicals:
-        return set()
+        return BearingItems(set(), set())
     if _DEEP_ELEMENTS(root):
         return None
-    bearing: set[etree._Element] = set(_ITEMS_ABOVE(root, keys=periodicals))
-    bearing.update(_ITEMS_BELOW(root, keys=periodicals))
-    if not referrers:
-        return bearing
+    inside = set(_ITEMS_AT_AND_BELOW(root, keys=periodicals))
+    holding = set(_ITEMS_ABOVE(root, keys=periodicals))
+    bearing = holding | inside
+    if referrers:
+        _join_referrers(root, referrers, bearing, inside)
+    return BearingItems(bearing, holding - inside)
+
+
+def _join_referrers(
+    root: etree._Element, referrers: list[etree._Element], bearing: set[etree._Element], inside: set[etree._Element]
+) -> None:
+    """Add to ``bearing`` (and to the items whose values may be read, ``inside``) the items with an ``itemref`` that
+    bear on a periodical or may bring an item that does, with what they may bring and the items around it."""
     every_reference = " ".join(token for referrer in referrers for token in referrer.get("itemref", "").split())
     every_target = _REFERENCED(root, ids=every_reference)
     if bearing.isdisjoint(referrers) and bearing.isdisjoint(_ITEMS_AT_AND_BELOW(root, keys=every_target)):
-        return bearing  # no referrer bears on a periodical nor may bring an item that does
+        return
     referred = [(referrer, *_referred_items(root, referrer)) for referrer in referrers]
     while True:  # until no referrer joins: one that joins may make another's targets bearing
         joining = [entry for entry in referred if entry[0] in bearing or not bearing.isdisjoint(entry[1])]
         if not joining:
-            return bearing
+            return
         for referrer, reached, around in joining:
-            bearing.update(_ITEMS_ABOVE(root, keys=[referrer]))
-            bearing.update(reached)
-            bearing.update(around)
+            for joined in (set(_ITEMS_ABOVE(root, keys=[referrer])), reached, around):
+                bearing.update(joined)
+                inside.update(joined)  # what a reference brings may be read
         referred = [entry for entry in referred if all(entry is not j for j in joining)]
 
 
@@ -152,6 +171,7 @@ class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extr
         self._items: list[etree._Element] = _ITEMS(root)
         typed = bool(self._items) and _TYPE_PROPERTY(root)
         self._bearing = None if typed else periodical_items(root, self._items)
+        self._unread = self._bearing.unread if self._bearing is not None else set()
 
     def extract_items(self, document: etree._Element, base_url: str | None) -> Any:
         """extruct's items of ``document`` (the root the extractor was made for), from the items found once."""
@@ -165,7 +185,7 @@ class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extr
     def _extract_item(  # extruct's name and signature
         self, node: etree._Element, items_seen: set[int], base_url: str | None, itemids: dict[etree._Element, int]
     ) -> dict[str, Any] | None:
-        if self._bearing is None or node in self._bearing:
+        if self._bearing is None or node in self._bearing.built:
             return super()._extract_item(node, items_seen=items_seen, base_url=base_url, itemids=itemids)  # type: ignore[no-any-return]
         itemid = itemids[node]
         if itemid in items_seen:
@@ -176,8 +196,12 @@ class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extr
     def _extract_properties(  # extruct's name and signature
         self, node: etree._Element, items_seen: set[int], base_url: str | None, itemids: dict[etree._Element, int]
     ) -> Iterator[tuple[str, Any]]:
+        unread = node in self._unread
         for prop in own_properties(node):
-            yield from self._extract_property(prop, items_seen=items_seen, base_url=base_url, itemids=itemids)
+            if unread and prop.get("itemscope") is None:
+                yield from ((name, None) for name in prop.get("itemprop", "").split())  # extruct's names, no value
+            else:
+                yield from self._extract_property(prop, items_seen=items_seen, base_url=base_url, itemids=itemids)
 
     def _extract_textContent(self, node: etree._Element) -> Any:  # noqa: N802 - extruct's name
         return PropertyText(self, node)

@@ -72,7 +72,8 @@ def test_items_far_from_any_periodical_are_stand_ins() -> None:
     root = parse_html(f"<html><body>{PAGES['article citing journals']}</body></html>")
     assert root is not None
     extractor = _TreeMicrodataExtractor(root)
-    kinds = {item.get("itemtype", "").rsplit("/", 1)[-1] for item in extractor._items if item in extractor._bearing}
+    assert extractor._bearing is not None
+    kinds = {item.get("itemtype", "").rsplit("/", 1)[-1] for item in extractor._items if item in extractor._bearing.built}
     assert kinds == {"ScholarlyArticle", "Periodical"}  # the authors and the affiliation are not built
 
 
