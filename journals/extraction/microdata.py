@@ -23,9 +23,10 @@ from lxml import etree
 
 PERIODICAL_TYPES = frozenset({"Periodical", "ScholarlyJournal", "CreativeWorkSeries", "Journal"})
 """The schema.org types of a journal: the items whose values the extraction reads."""
-_ITEMS = etree.XPath("descendant-or-self::*[@itemscope]")
-"""The items in document order (extruct's ``_xp_item``)."""
-_TYPE_PROPERTY = etree.XPath("boolean(//@itemprop[contains(., '@type')])")
+_ITEMS = etree.XPath("/descendant::*/@itemscope/..")
+"""The items of a document in document order (extruct's ``_xp_item`` from the root), found by their attribute: half
+the time of testing every element for it."""
+_TYPE_PROPERTY = etree.XPath("boolean(/descendant::*/@itemprop[contains(., '@type')])")
 """Whether a property may be named ``@type``: extruct's uniform form then takes its value for its item's type."""
 _ITEMS_ABOVE = etree.XPath("$keys/ancestor-or-self::*[@itemscope]")
 _ITEMS_BELOW = etree.XPath("$keys/descendant::*[@itemscope]")

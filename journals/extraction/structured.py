@@ -128,11 +128,8 @@ def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, s
     for attribute, content, where, rank in _head_metas(root):
         if rank < ranks.get(attribute, len(_RANK)):
             found[attribute], ranks[attribute] = (content, where), rank
-    if len(html) < TREE_TEST_FROM:
-        if not any(marker in html for marker in _EMBEDDED_MARKERS):
-            return found
-    elif not _embedded_markup(root):
-        return found
+    if len(html) < TREE_TEST_FROM and not any(marker in html for marker in _EMBEDDED_MARKERS):
+        return found  # (a large page is not looked over first: extruct's own searches find nothing as fast)
     data = {"json-ld": _extracted(JsonLdExtractor().extract_items, root), "microdata": microdata_items(root)}
     for syntax in ("json-ld", "microdata"):
         try:
