@@ -130,7 +130,7 @@ def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, s
             found[attribute], ranks[attribute] = (content, where), rank
     if len(html) < TREE_TEST_FROM and not any(marker in html for marker in _EMBEDDED_MARKERS):
         return found  # (a large page is not looked over first: extruct's own searches find nothing as fast)
-    data = {"json-ld": _extracted(JsonLdExtractor().extract_items, root), "microdata": microdata_items(root)}
+    data = {"json-ld": _extracted(_TreeJsonLdExtractor().extract_items, root), "microdata": microdata_items(root)}
     for syntax in ("json-ld", "microdata"):
         try:
             values = [value for item in _items(data[syntax]) for value in _periodical_values(item)]
@@ -147,6 +147,16 @@ def _extracted(extract: Any, root: etree._Element) -> list[Any]:
         return list(extract(root, base_url=None))
     except Exception:  # a page's broken markup must not stop its extraction, as in extruct.extract
         return []
+
+
+class _TreeJsonLdExtractor(JsonLdExtractor):  # type: ignore[misc]  # extruct ships no types
+    """extruct's JSON-LD extractor, its scripts found among the page's scripts (lxml's C iteration by tag) rather than
+    by an XPath that tests every element of the page."""
+
+    def extract_items(self, document: etree._Element, base_url: str | None = None) -> list[Any]:
+        """extruct's JSON-LD items of ``document``, in the order of its scripts."""
+        scripts = [script for script in document.iter("script") if script.get("type") == "application/ld+json"]
+        return [item for items in map(self._extract_items, scripts) if items for item in items if item]
 
 
 def _items(items: list[Any]) -> Iterator[dict[str, Any]]:
