@@ -174,7 +174,7 @@ def _labels_of_attributes_not_in(names: frozenset[str]) -> re.Pattern[str]:
     """What finds, in a page's text, a label of one of the vocabulary's core attributes not in ``names``.
 
     One scan of the text for all of them, and only for those that hold no other (a text naming "Print ISSN" names
-    "ISSN"): whether the text names any is answered as by looking for each label in turn, a third of the time."""
+    "ISSN"): whether the text names any is answered as by looking for each label in turn."""
     labels = {label for a in load_attributes() if a.core and a.name not in names for label in a.labels}
     shortest = sorted(label for label in labels if not any(other != label and other in label for other in labels))
     return re.compile("|".join(re.escape(label) for label in shortest) if shortest else "(?!)")  # "(?!)": no match
