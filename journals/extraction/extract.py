@@ -299,7 +299,9 @@ def _add_metric_years(root: etree._Element, result: PageExtraction) -> None:
 def _add_year_tables(page: FetchedPage, document: ParsedPage, result: PageExtraction) -> None:
     """A metric shown in a table with a column per year is the latest year's (:mod:`~journals.extraction.year_tables`),
     whatever the label's nearest cell or a learned rule read."""
-    if ("<table" not in document.text and "<TABLE" not in document.text) or document.tree is None:
+    if document.tree is None or next(document.tree.iter("table"), None) is None:
+        return  # no table: nothing to read (a C walk of the tree, before the scans of the text)
+    if "<table" not in document.text and "<TABLE" not in document.text:
         return
     for name, latest in latest_year_values(document.tree).items():
         held = result.values.get(name)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from lxml import etree
 
@@ -23,6 +24,7 @@ ROW_CHILDREN = 2
 every metric holds the ISSN "1998-2054" too)."""
 YEAR = re.compile(r"(?<![\d.,\-–/])(19[5-9]\d|20\d\d)(?![\d\-–/]|[.,]\d)")
 """A year standing alone: not part of an ISSN ("1998-2054"), a range, a date or a decimal."""
+_TEXTS = etree.XPath(".//text()[not(parent::script or parent::style)]")
 _FUNCTION = re.compile(r"(?:normalize-space|substring-after|substring-before|substring|string|translate)\(")
 
 
@@ -45,7 +47,7 @@ def _value_node(root: etree._Element, xpath: str | None) -> etree._Element | Non
     if not xpath:
         return None
     try:
-        found = root.xpath(_node_set(xpath))
+        found = _compiled(_node_set(xpath))(root)
     except (etree.XPathError, ValueError):
         return None
     first = found[0] if isinstance(found, list) and found else None
@@ -54,6 +56,13 @@ def _value_node(root: etree._Element, xpath: str | None) -> etree._Element | Non
     return first if isinstance(first, etree._Element) else None
 
 
+@lru_cache(maxsize=4096)
+def _compiled(xpath: str) -> etree.XPath:
+    """A rule's node-set compiled once: a template's rules read every page of the template."""
+    return etree.XPath(xpath)
+
+
+@lru_cache(maxsize=4096)
 def _node_set(xpath: str) -> str:
     """The node-set a rule reads: the first argument of its string functions, unwrapped
     (``substring-after((/html/body/p/text())[1], 'CiteScore')`` → ``(/html/body/p/text())[1]``)."""
@@ -91,4 +100,4 @@ def _nearby_texts(node: etree._Element) -> list[str]:
 
 def _text(node: etree._Element) -> str:
     """Every text under ``node``, comments and scripts left out."""
-    return " ".join(t for t in node.xpath(".//text()[not(parent::script or parent::style)]") if isinstance(t, str))
+    return " ".join(t for t in _TEXTS(node) if isinstance(t, str))

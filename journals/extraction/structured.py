@@ -10,17 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import lxml.html
 from extruct.jsonld import JsonLdExtractor
-from extruct.uniform import _umicrodata_microformat
-from extruct.w3cmicrodata import MicrodataExtractor
 from lxml import etree
 
+from journals.extraction.microdata import PERIODICAL_TYPES, microdata_items, resolved
 from journals.extraction.xpaths import literal
 
 SITE_NAME = "site_name"
 """The key :func:`structured_values` gives the site's brand (``og:site_name``), which is no attribute of its own."""
-PERIODICAL_TYPES = frozenset({"Periodical", "ScholarlyJournal", "CreativeWorkSeries", "Journal"})
 META_NAMES: dict[str, str] = {
     "citation_journal_title": "title",
     "prism.publicationname": "title",
@@ -131,12 +128,9 @@ def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, s
     for attribute, content, where, rank in _head_metas(root):
         if rank < ranks.get(attribute, len(_RANK)):
             found[attribute], ranks[attribute] = (content, where), rank
-    if len(html) < TREE_TEST_FROM:
-        if not any(marker in html for marker in _EMBEDDED_MARKERS):
-            return found
-    elif not _embedded_markup(root):
-        return found
-    data = {"json-ld": _extracted(JsonLdExtractor().extract_items, root), "microdata": _microdata(root)}
+    if len(html) < TREE_TEST_FROM and not any(marker in html for marker in _EMBEDDED_MARKERS):
+        return found  # (a large page is not looked over first: extruct's own searches find nothing as fast)
+    data = {"json-ld": _extracted(_TreeJsonLdExtractor().extract_items, root), "microdata": microdata_items(root)}
     for syntax in ("json-ld", "microdata"):
         try:
             values = [value for item in _items(data[syntax]) for value in _periodical_values(item)]
@@ -155,51 +149,14 @@ def _extracted(extract: Any, root: etree._Element) -> list[Any]:
         return []
 
 
-def _microdata(root: etree._Element) -> list[Any]:
-    """The page's microdata items in extruct's uniform form, as ``extruct.extract(uniform=True)`` gives them."""
-    items = _extracted(_TreeMicrodataExtractor().extract_items, root)
-    try:
-        return list(_umicrodata_microformat(items, schema_context="http://schema.org"))
-    except Exception:  # as extruct.extract does with a failed uniform step: the raw items
-        return items
+class _TreeJsonLdExtractor(JsonLdExtractor):  # type: ignore[misc]  # extruct ships no types
+    """extruct's JSON-LD extractor, its scripts found among the page's scripts (lxml's C iteration by tag) rather than
+    by an XPath that tests every element of the page."""
 
-
-class _TreeMicrodataExtractor(MicrodataExtractor):  # type: ignore[misc]  # extruct ships no types
-    """extruct's microdata extractor on a plain lxml tree, a property's text read only when asked for.
-
-    extruct reads a property's text on a copy of its element made of ``lxml.html`` elements (its cleaner calls their
-    ``drop_tree``): a serialisation and a parse per property, 15 parses of the page on an article's page with 600
-    properties, of which only a periodical's few are ever read (:func:`_periodical_values`). So the text is a
-    :class:`_PropertyText`, read as extruct reads it when :func:`_resolved` asks for it.
-    """
-
-    def _extract_textContent(self, node: etree._Element) -> Any:  # noqa: N802 - extruct's name
-        return _PropertyText(self, node)
-
-    def text_of(self, node: etree._Element) -> Any:
-        """A property's text as extruct reads it."""
-        if not isinstance(node, lxml.html.HtmlElement):
-            node = lxml.html.fromstring(etree.tostring(node, encoding="unicode", with_tail=False))
-        return super()._extract_textContent(node)
-
-
-class _PropertyText:
-    """A microdata property's text, read when :func:`_resolved` asks for it (see :class:`_TreeMicrodataExtractor`)."""
-
-    __slots__ = ("extractor", "node")
-
-    def __init__(self, extractor: _TreeMicrodataExtractor, node: etree._Element) -> None:
-        self.extractor = extractor
-        self.node = node
-
-
-def _resolved(value: Any) -> Any:
-    """``value`` with a property's text read (in a list too): what extruct's eager reading would have given."""
-    if isinstance(value, _PropertyText):
-        return value.extractor.text_of(value.node)
-    if isinstance(value, list):
-        return [_resolved(v) for v in value]
-    return value
+    def extract_items(self, document: etree._Element, base_url: str | None = None) -> list[Any]:
+        """extruct's JSON-LD items of ``document``, in the order of its scripts."""
+        scripts = [script for script in document.iter("script") if script.get("type") == "application/ld+json"]
+        return [item for items in map(self._extract_items, scripts) if items for item in items if item]
 
 
 def _items(items: list[Any]) -> Iterator[dict[str, Any]]:
@@ -217,9 +174,9 @@ def _types(item: dict[str, Any]) -> set[str]:
 
 
 def _text(value: Any) -> str | None:
-    value = _resolved(value)
+    value = resolved(value)
     if isinstance(value, dict):
-        value = _resolved(value.get("name"))
+        value = resolved(value.get("name"))
     if isinstance(value, list):
         value = ", ".join(t for t in (_text(v) for v in value) if t)
     return str(value).strip() if value not in (None, "") else None
@@ -230,7 +187,7 @@ def _periodical_values(item: dict[str, Any]) -> Iterator[tuple[str, str]]:
         return
     if (title := _text(item.get("name"))) is not None:
         yield "title", title
-    issns = _resolved(item.get("issn"))
+    issns = resolved(item.get("issn"))
     issns = [issns] if isinstance(issns, str) else list(issns or [])
     for attribute, issn in zip(("issn", "eissn"), issns, strict=False):
         yield attribute, str(issn)
@@ -238,6 +195,6 @@ def _periodical_values(item: dict[str, Any]) -> Iterator[tuple[str, str]]:
         yield "publisher", publisher
     if (editor := _text(item.get("editor"))) is not None:
         yield "editor_in_chief", editor
-    free = _resolved(item.get("isAccessibleForFree"))
+    free = resolved(item.get("isAccessibleForFree"))
     if isinstance(free, bool | str):
         yield "open_access", "Open access" if str(free).lower() == "true" else "Subscription"

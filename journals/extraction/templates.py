@@ -8,6 +8,7 @@ it; another layout (a table instead of a definition list, metrics in prose) does
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -169,9 +170,14 @@ would otherwise cost every page a search)."""
 
 
 @cache
-def _labels_of_attributes_not_in(names: frozenset[str]) -> tuple[str, ...]:
-    """The labels of the vocabulary's core attributes not in ``names``."""
-    return tuple(label for a in load_attributes() if a.core and a.name not in names for label in a.labels)
+def _labels_of_attributes_not_in(names: frozenset[str]) -> re.Pattern[str]:
+    """What finds, in a page's text, a label of one of the vocabulary's core attributes not in ``names``.
+
+    One scan of the text for all of them, and only for those that hold no other (a text naming "Print ISSN" names
+    "ISSN"): whether the text names any is answered as by looking for each label in turn."""
+    labels = {label for a in load_attributes() if a.core and a.name not in names for label in a.labels}
+    shortest = sorted(label for label in labels if not any(other != label and other in label for other in labels))
+    return re.compile("|".join(re.escape(label) for label in shortest) if shortest else "(?!)")  # "(?!)": no match
 
 
 @dataclass
@@ -254,7 +260,7 @@ class LearnedRules:
         rules = self.templates.get(source, {}).get(template)
         if rules is None or self.vain_label_searches.get(key, 0) >= VAIN_LABEL_SEARCHES:
             return False
-        return any(label in text for label in _labels_of_attributes_not_in(frozenset(rules.xpaths)))
+        return _labels_of_attributes_not_in(frozenset(rules.xpaths)).search(text) is not None
 
     def searched_in_vain(self, source: str, template: str) -> None:
         """Count a label search of :meth:`names_an_attribute_missing` that found no missing row."""

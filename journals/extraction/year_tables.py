@@ -24,6 +24,11 @@ from journals.vocabulary import load_attributes
 YEAR_CELL = re.compile(r"^\s*((?:19|20)\d\d)\s*$")
 MAX_ROWS = 60
 """Rows of one table looked at: a metrics history is short; a long table is some other listing."""
+_MAY_HAVE_YEAR_HEADER = etree.XPath(
+    "//table[.//tr[count((td | th)[contains(., '19') or contains(., '20')]) >= 2]]"
+)
+"""The tables with a row of two cells that may hold a year (whose text has "19" or "20"), in document order: a
+page's other tables (layout, listings) are not read cell by cell."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ def latest_year_values(root: etree._Element, matcher: LabelMatcher | None = None
     matcher = matcher or default_matcher()
     numeric = {a.name: a.type for a in load_attributes() if a.type == "number"}
     found: dict[str, YearValue] = {}
-    for table in root.iter("table"):
+    for table in _MAY_HAVE_YEAR_HEADER(root):
         if is_hidden(table):
             continue
         rows = [row for row in table.iter("tr")][:MAX_ROWS]

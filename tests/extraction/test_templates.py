@@ -241,3 +241,27 @@ def test_a_row_the_trusted_rules_lack_is_learned_on_a_page_of_a_known_shape() ->
     assert extraction.value("editor_in_chief") == journal_own_value(50, "Ada Li")
     later = extract_journal([_with_board(51, editor=True)], learned_rules, source="s")
     assert later.value("editor_in_chief") == journal_own_value(51, "Ada Li")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("<dt>Print ISSN</dt>", True),  # a label holding a shorter one ("ISSN") is found by it
+        ("<dt>Editors-in-Chief</dt>", True),
+        ("<dt>SCImago Journal Rank (SJR)</dt>", True),
+        ("<dt>Publisher</dt><dd>Impact Press</dd>", False),
+        ("", False),
+    ],
+)
+def test_a_page_names_an_attribute_its_rules_lack(text: str, names: bool) -> None:
+    learned_rules = LearnedRules()
+    learned_rules.load("s", {"t": {"title": "string(//h1)"}})
+    assert learned_rules.names_an_attribute_missing("s", "t", text) is names
+
+
+def test_a_template_with_a_rule_for_every_core_attribute_misses_none() -> None:
+    from journals.vocabulary import load_attributes
+
+    learned_rules = LearnedRules()
+    learned_rules.load("s", {"t": {a.name: "string(//h1)" for a in load_attributes() if a.core}})
+    assert not learned_rules.names_an_attribute_missing("s", "t", "ISSN · Impact Factor · Editor-in-Chief · Title")
