@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+from typing import NamedTuple
 
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom, resolve_encoding
 
@@ -90,24 +91,46 @@ def _strict(body: bytes, encoding: str | None) -> str | None:
         return None
 
 
+class DecodedHtml(NamedTuple):
+    """An HTML body decoded (:func:`decode_html_body`)."""
+
+    text: str
+    """The text, without the characters lxml refuses."""
+    encoding: str
+    """The encoding it was decoded with."""
+    utf8: bytes | None
+    """The body itself when ``text`` is exactly its UTF-8 (no byte-order mark, nothing removed): what a parser of
+    UTF-8 reads as it would read the text, without encoding the text again. None otherwise."""
+
+
 def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]:
     """The text of an HTML body and the encoding used, choosing the first encoding the bytes are valid in.
 
     The text holds no character that lxml refuses: NUL and the C0 control characters other than tab, line feed and
     carriage return are removed (vertical tab and form feed become spaces), as are U+FFFE and U+FFFF.
     """
+    decoded = decode_html_body(body, content_type)
+    return decoded.text, decoded.encoding
+
+
+def decode_html_body(body: bytes, content_type: str | None = None) -> DecodedHtml:
+    """:func:`decode_html`, also saying when the text is the body's UTF-8 byte for byte."""
     text, encoding = _decode(body, content_type)
     if not _keeps_control_bytes(encoding):
-        return xml_compatible(text), encoding
+        return DecodedHtml(xml_compatible(text), encoding, None)
+    untouched = True
     # Searching and cleaning the bytes is several times faster than a regex over the text (docs/ARCHITECTURE.md,
     # "Measurements behind the design"); dropping standalone control bytes keeps them valid.
     # One memchr per byte value finds none in a clean page three times faster than deleting them all would.
     if any(byte in body for byte in _CLEANED_BYTES):
+        untouched = False
         bom = read_bom(body)[1] or b""
         text = body[len(bom) :].translate(SPACES_FOR_BYTES, LXML_REFUSED_BYTES).decode(encoding, errors="replace")
     if "\ufffe" in text or "\uffff" in text:  # from UTF-8 only; a quick look in a text of Latin-1 characters
+        untouched = False
         text = text.replace("\ufffe", "").replace("\uffff", "")
-    return text, encoding
+    same_bytes = untouched and encoding == "utf-8" and not read_bom(body)[1]
+    return DecodedHtml(text, encoding, body if same_bytes else None)
 
 
 def declared_encoding(body: bytes, content_type: str | None = None) -> str | None:

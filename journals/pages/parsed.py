@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 from lxml import etree
 
 from journals.pages.caps import page_prefix
-from journals.pages.decoding import declared_encoding, decode_html
+from journals.pages.decoding import declared_encoding, decode_html_body
 
 T = TypeVar("T")
 
@@ -46,6 +46,9 @@ PARSER = etree.HTMLParser(**_OPTIONS)
 """The parser of every page's bytes: libxml2 reads the charset from the bytes (``<meta>``, BOM)."""
 UTF8_PARSER = etree.HTMLParser(encoding="utf-8", **_OPTIONS)
 """The parser of decoded text, handed to lxml as UTF-8 bytes whatever charset its ``<meta>`` once declared."""
+UTF8_KEPT_BYTES = 2_000_000
+"""The largest body a :class:`ParsedPage` keeps beside its text until it is parsed (the body of a wide listing,
+often read by its prefixes alone, would double what the page holds)."""
 
 
 MINING_PARSER = etree.HTMLParser(collect_ids=False, **_OPTIONS)
@@ -85,12 +88,21 @@ def parse_tree(html: str | bytes, *, ids: bool = True) -> ParsedTree:
     whether it was cut at :data:`MAX_DEPTH`.
 
     Without ``ids``, bytes are parsed by a :data:`MINING_PARSER` (for a tree no XPath ``id()`` reads)."""
-    parser = _parser("text" if isinstance(html, str) else "bytes" if ids else "mining")
+    if isinstance(html, str):
+        return _parse(html.encode("utf-8", errors="replace"), _parser("text"))
+    return _parse(html, _parser("bytes" if ids else "mining"))
+
+
+def parse_utf8(body: bytes) -> ParsedTree:
+    """:func:`parse_tree` of ``body.decode("utf-8")``, for a body that is exactly the UTF-8 of its text
+    (:attr:`~journals.pages.decoding.DecodedHtml.utf8`): read as that text is, whatever charset the page declares,
+    without the text encoded back to the same bytes first."""
+    return _parse(body, _parser("text"))
+
+
+def _parse(data: bytes, parser: etree.HTMLParser) -> ParsedTree:
     try:
-        if isinstance(html, str):
-            root = etree.fromstring(html.encode("utf-8", errors="replace"), parser)
-        else:
-            root = etree.fromstring(html, parser)
+        root = etree.fromstring(data, parser)
     except (etree.ParserError, ValueError):
         return ParsedTree(None, False)
     cut = any("Excessive depth" in error.message for error in parser.error_log)
@@ -127,7 +139,11 @@ class TreePrefix(NamedTuple):
 class ParsedPage:
     """A page's URL, decoded text and charset, and its lxml tree (parsed on first use, then kept)."""
 
-    def __init__(self, url: str, text: str, charset: str = "utf-8", *, charset_corrected: bool = False) -> None:
+    def __init__(
+        self, url: str, text: str, charset: str = "utf-8", *, charset_corrected: bool = False, utf8: bytes | None = None
+    ) -> None:
+        """A page of ``text``; ``utf8``, when given, is exactly ``text`` in UTF-8 (its body as served), parsed in
+        its place: encoding the text again cost a sixth of the parse."""
         self.url = url
         self.text = text
         """The decoded text, without the characters lxml refuses."""
@@ -135,6 +151,7 @@ class ParsedPage:
         """The encoding the text was decoded with."""
         self.charset_corrected = charset_corrected
         """Whether the page declared another charset than the one its bytes are valid in."""
+        self._utf8 = utf8 if utf8 is not None and len(utf8) <= UTF8_KEPT_BYTES else None
         self._derived: dict[object, Any] = {}
         self._depth_cut = False
         self._parsed = False
@@ -143,16 +160,17 @@ class ParsedPage:
     @classmethod
     def from_body(cls, url: str, body: bytes, content_type: str | None = None) -> ParsedPage:
         """The page of a response body, decoded by :func:`~journals.pages.decoding.decode_html` (not parsed yet)."""
-        text, charset = decode_html(body, content_type)
+        text, charset, utf8 = decode_html_body(body, content_type)
         declared = declared_encoding(body, content_type)
-        return cls(url, text, charset, charset_corrected=declared is not None and declared != charset)
+        return cls(url, text, charset, charset_corrected=declared is not None and declared != charset, utf8=utf8)
 
     @cached_property
     def tree(self) -> etree._Element | None:
         """The document's root element (:func:`parse_tree` of the text), None for an empty or unparsable page."""
         if not self.text:
             return None
-        parsed = parse_tree(self.text)
+        parsed = parse_tree(self.text) if self._utf8 is None else parse_utf8(self._utf8)
+        self._utf8 = None  # read: the text alone is kept
         self._parsed = True
         self._depth_cut = self._depth_cut or parsed.depth_cut
         return parsed.root

@@ -7,7 +7,7 @@ import zlib
 import lxml.html
 import pytest
 
-from journals.pages.decoding import decode_html, looks_binary
+from journals.pages.decoding import decode_html, decode_html_body, looks_binary
 
 TITLE = "<html><body><h1>Zeitschrift für Optik – Straße</h1></body></html>"
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
@@ -101,3 +101,20 @@ def test_text_in_any_8bit_encoding_with_a_stray_nul_is_text() -> None:
             encoding, "xmlcharrefreplace"
         )
         assert not looks_binary(body), encoding
+
+
+@pytest.mark.parametrize(
+    ("body", "kept"),
+    [
+        ("<p>Revue d'écologie – ISSN 1234-5679</p>".encode(), True),
+        (b"\xef\xbb\xbf<p>with a byte-order mark</p>", False),
+        (b"<p>a control \x01 byte</p>", False),
+        ("<p>a non-character \ufffe</p>".encode(), False),
+        ("<p>café</p>".encode("cp1252"), False),
+    ],
+)
+def test_the_body_is_kept_only_when_the_text_is_its_utf8_byte_for_byte(body, kept):
+    decoded = decode_html_body(body, "text/html")
+    assert (decoded.utf8 is body) is kept
+    if kept:
+        assert decoded.utf8 == decoded.text.encode("utf-8")

@@ -148,3 +148,22 @@ def test_a_page_no_tree_was_read_of_is_parsed_to_say_how_deep_it_is() -> None:
     page = ParsedPage("http://deep.example/j", _nested(MAX_DEPTH + 10, "<p>x</p>"))
     assert page.depth_cut
     assert page.tree is not None
+
+
+def test_a_utf8_body_is_parsed_as_its_text_is_whatever_charset_it_declares() -> None:
+    # Ł is C5 81 in UTF-8, and 81 is no character of Windows-1252: the page is UTF-8 whatever its <meta> says.
+    html = '<html><head><meta charset="windows-1252"><title>Revue d’écologie, Łódź</title></head><body>Ω</body></html>'
+    body = html.encode("utf-8")
+    page = ParsedPage.from_body("https://example.org/", body, "text/html")
+    assert page._utf8 is body  # kept to be parsed in place of the text encoded again
+    tree = page.tree
+    assert page._utf8 is None  # parsed: the text alone is kept
+    assert etree.tostring(tree) == etree.tostring(parse_tree(page.text).root)
+    assert tree.findtext(".//title") == "Revue d’écologie, Łódź"
+
+
+def test_a_body_not_exactly_its_texts_utf8_is_parsed_from_the_text() -> None:
+    body = b"<p>caf\xe9 \x01</p>"
+    page = ParsedPage.from_body("https://example.org/", body, "text/html; charset=windows-1252")
+    assert page._utf8 is None
+    assert page.tree.findtext(".//p") == "café "
