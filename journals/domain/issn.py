@@ -50,6 +50,11 @@ def valid_matches(text: str) -> Iterator[re.Match[str]]:
     return (m for m in ISSN.finditer(text) if check_ok(m[1] + m[2]))
 
 
+def holds_issn(text: str) -> bool:
+    """Whether ``text`` holds a valid ISSN: the first one answers (the text is not searched for all of them)."""
+    return next(valid_matches(text), None) is not None
+
+
 def find_issns(text: str | None) -> list[str]:
     """Every valid ISSN of ``text``, normalised, each once, in order."""
     found: list[str] = []

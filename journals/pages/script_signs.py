@@ -26,7 +26,7 @@ from functools import cache
 
 from lxml import etree
 
-from journals.domain.issn import valid_matches
+from journals.domain.issn import holds_issn
 from journals.pages.navigation import UNSEEN_TAGS, visible_text
 from journals.pages.parsed import ParsedPage
 from journals.vocabulary import label_key, load_attributes
@@ -237,7 +237,7 @@ def journal_facts(page: ParsedPage) -> int:
         return 0
     text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
     words = f" {label_key(text)} "
-    return sum(f" {label} " in words for label in _data_labels()) + (next(valid_matches(text), None) is not None)
+    return sum(f" {label} " in words for label in _data_labels()) + holds_issn(text)
 
 
 def _runs(script_type: str | None) -> bool:
@@ -265,9 +265,8 @@ def names_journal_data(page: ParsedPage) -> bool:
 
 
 def _names_data(text: str) -> bool:
-    """Whether ``text`` holds an ISSN or a label of :func:`_data_labels` (the first valid ISSN answers: a page's
-    text is not searched for all of them)."""
-    if next(valid_matches(text), None) is not None:
+    """Whether ``text`` holds an ISSN or a label of :func:`_data_labels`."""
+    if holds_issn(text):
         return True
     words = f" {label_key(text)} "
     return any(f" {label} " in words for label in _data_labels())

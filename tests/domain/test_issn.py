@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from journals.domain.issn import ISSN, check_character, check_ok, find_issns, is_valid, make_issn, normalise
+from journals.domain.issn import ISSN, check_character, check_ok, find_issns, holds_issn, is_valid, make_issn, normalise
 
 
 def test_check_character_of_the_standards_examples() -> None:
@@ -39,3 +39,8 @@ def test_other_scripts_digits_make_no_issn() -> None:
     arabic = "00280836".translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
     assert ISSN.search(arabic) is not None  # \d matches them
     assert not check_ok(arabic) and not is_valid(arabic) and find_issns(arabic) == []
+
+
+def test_holds_issn_answers_as_find_issns_does() -> None:
+    for text in ("ISSN 0140-6736", "ISSN 0140-6737", "no number", "1234 5679 and 0140-6736", ""):
+        assert holds_issn(text) is bool(find_issns(text))
