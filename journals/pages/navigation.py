@@ -590,7 +590,8 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
 def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had). The URLs resolved are kept with the parsed page for its listing index
-    (:class:`ResolvedLinks`): each anchor is resolved once, for the links, the journal list and the index."""
+    (:class:`ResolvedLinks`): each anchor is resolved once, for the links, the journal list and the index. A page
+    read on the tree of its prefix keeps none: that tree would outlive the pass beside the index's own."""
     page = as_parsed(page_html, page_url)
     root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
@@ -598,8 +599,9 @@ def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MA
     base, origin = _base_and_origin(root, page_url)
     elements: list[etree._Element] = []
     found = _walk(((element, None) for element in root.iter("a")), base, origin, elements)
-    urls = [anchor.url for anchor in found]
-    page.once(ResolvedLinks, lambda _: ResolvedLinks(page_url, root, base, origin, elements, urls))
+    if not left_out:  # a prefix's tree is this pass's alone (the index reads a prefix of its own): not kept alive
+        urls = [anchor.url for anchor in found]
+        page.once(ResolvedLinks, lambda _: ResolvedLinks(page_url, root, base, origin, elements, urls))
     links = classify(found, page_url)
     if not links.letters and (unlinked := _unlinked_letters(root, page.text, base, origin)):
         links = classify([*found, *unlinked], page_url)

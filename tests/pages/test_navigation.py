@@ -263,6 +263,16 @@ def test_a_pages_resolved_links_are_kept_with_it_for_its_listing_index() -> None
     assert "javascript:void(0)" not in {e.get("href") for e in resolved.elements}, "followable anchors only"
 
 
+def test_a_wide_pages_links_read_on_its_prefix_keep_no_tree_alive() -> None:
+    """A page of more anchors than the cap is read on the tree of its prefix, which is this pass's alone (the
+    listing index reads a prefix of its own): it is not kept with the page, where it would live until the index."""
+    page = ParsedPage("http://site.example/az/index.html", PAGE)
+    links = page_links(page, page.url, max_anchors=3)
+    assert links.truncated_anchors > 0
+    assert resolved_links(page) is None
+    assert page_links(page, page.url).truncated_anchors == 0 and resolved_links(page) is not None
+
+
 @settings(max_examples=500, deadline=None, database=None)
 @given(st.lists(st.text(alphabet="ab \n\t\u3000", max_size=12), max_size=12), st.integers(0, 30))
 def test_row_text_is_the_words_while_they_are_few(pieces: list[str], limit: int) -> None:
