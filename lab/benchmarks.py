@@ -221,15 +221,18 @@ def bench_render(repeats: int, journals: int = 2000) -> list[Figure]:
 def bench_scale(sizes: list[int]) -> list[Figure]:
     """Sandbox crawls of each size (one run each: they are long); time ratio and peak memory of crawler+server."""
     results = {}
+    pages: dict[int, int] = {}
     for size in sizes:
         with tempfile.TemporaryDirectory() as folder, sandbox_process(1, size) as sandbox:
             run = run_scrapy_command(_crawl_args(sandbox.start_urls(), Path(folder) / "scale.db"))
             if run.returncode != 0:
                 raise RuntimeError(f"scale crawl of {size} failed:\n{run.log[-3000:]}")
             results[size] = (run.stats["elapsed_time_seconds"], run.peak_memory_bytes, sandbox.peak_memory_bytes())
+            pages[size] = run.stats.get("response_received_count", 0)
     small, large = min(sizes), max(sizes)
     ratio = results[large][0] / results[small][0]
     peak = max(crawler for _, crawler, _ in results.values())
+    per_page = {size: results[size][0] / max(1, pages[size]) for size in sizes}
     return [
         Figure(
             f"sandbox crawl {large:,} vs {small:,} journals",
@@ -243,7 +246,19 @@ def bench_scale(sizes: list[int]) -> list[Figure]:
                 str(size): {"seconds": s, "crawler_peak_mb": c / 2**20, "server_peak_mb": m / 2**20}
                 for size, (s, c, m) in results.items()
             },
-        )
+        ),
+        # A larger world has more pages per journal (more listing pages per letter): issue 28 asks the cost of a
+        # page to stay flat, and the crawl's peak under 500 MB.
+        Figure(
+            f"sandbox crawl cost per page, {large:,} vs {small:,} journals",
+            f"{per_page[large] * 1000:.2f} ms ({pages[large]:,} pages)",
+            f"{per_page[small] * 1000:.2f} ms ({pages[small]:,} pages)",
+            per_page[large] / per_page[small],
+            "≤ 1.1×, peak < 500 MB",
+            per_page[large] / per_page[small] <= 1.1 and peak < 500 * 2**20,
+            peak / 2**20,
+            {str(size): {"pages": pages[size], "seconds_per_page": per_page[size]} for size in sizes},
+        ),
     ]
 
 
