@@ -123,44 +123,9 @@ def visible_text(
     whitespace collapsed; with ``limit``, its first ``limit`` characters (reading stops there). Its pieces are
     joined by ``separator`` (a space keeps the words of two cells apart)."""
     parts: list[str] = []
-    if limit is None or limit >= COUNTED_FROM:
-        if _collect_within(element, parts, limit if limit is not None else math.inf, unseen) < 0:
-            parts = []
-            _collect_visible(element, parts, limit if limit is not None else math.inf, unseen)
-    else:
-        _collect_visible(element, parts, limit, unseen)
+    _collect_visible(element, parts, limit if limit is not None else math.inf, unseen)
     text = normalise_text(separator.join(parts))
     return text[:limit].rstrip() if limit is not None else text
-
-
-COUNTED_FROM = 64
-"""A ``limit`` from which :func:`visible_text` first reads by the pieces' lengths (:func:`_collect_within`), and
-counts letters only when they run past it: below it, the count reaches the limit at once."""
-
-
-def _collect_within(element: etree._Element, parts: list[str], room: float, unseen: frozenset[str]) -> float:
-    """Add the element's visible pieces to ``parts`` while their lengths, spaces included, fit in ``room``; what is
-    left of it (below 0: they did not fit, and reading stopped). Pieces that fit hold at most ``room`` non-space
-    characters, so they are all that :func:`_collect_visible` reads for that budget: the cheap reading of most
-    elements (no piece is split to count its letters)."""
-    text = element.text
-    if text:
-        parts.append(text)
-        room -= len(text)
-        if room < 0:
-            return room
-    for child in element:
-        if isinstance(child.tag, str) and child.tag not in unseen and not is_hidden(child):
-            room = _collect_within(child, parts, room, unseen)
-            if room < 0:
-                return room
-        text = child.tail
-        if text:
-            parts.append(text)
-            room -= len(text)
-            if room < 0:
-                return room
-    return room
 
 
 def _collect_visible(element: etree._Element, parts: list[str], budget: float, unseen: frozenset[str]) -> float:

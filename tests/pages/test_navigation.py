@@ -1,24 +1,18 @@
 """The A–Z navigation heuristics on hand-written pages in the forms real sites use."""
 
-import math
 from urllib.parse import urljoin, urlsplit
 
-import lxml.html
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from journals.pages.navigation import (
     ANCHOR_TEXT_LIMIT,
-    UNSEEN_TAGS,
     _bounded_text,
-    _collect_visible,
     absolute_url,
     anchors,
     metrics_links,
-    normalise_text,
     page_links,
     resolved_links,
-    visible_text,
 )
 from journals.pages.parsed import ParsedPage
 from lab.extraction.bench import sample_pages
@@ -285,21 +279,3 @@ def test_row_text_is_the_words_while_they_are_few(pieces: list[str], limit: int)
     words = " ".join(pieces).split()
     expected = " ".join(words) if sum(map(len, words)) <= limit and len(" ".join(words)) <= limit else ""
     assert _bounded_text(iter(pieces), limit) == expected
-
-
-_PIECES = st.text(alphabet="ab \n\u3000", max_size=40)
-_MARKUP = st.sampled_from(["<b>", "</b>", "<i hidden>", "</i>", "<script>", "</script>", '<span class="sr-only">',
-                           "</span>", "<!-- c -->", "<br>"])  # fmt: skip
-
-
-@settings(max_examples=400, deadline=None, database=None)
-@given(st.lists(st.one_of(_PIECES, _MARKUP), max_size=30), st.sampled_from([None, 1, 5, 63, 64, 80, 200]),
-       st.sampled_from(["", " "]))  # fmt: skip
-def test_visible_text_reads_by_length_as_it_reads_by_letters(markup: list[str], limit: int | None, sep: str) -> None:
-    """Reading pieces while their lengths fit the limit gives what counting their letters gives (the exact reader,
-    ``_collect_visible``), whatever the spaces, hidden parts and limit."""
-    element = lxml.html.fragment_fromstring(f"<a>{''.join(markup)}</a>")
-    parts: list[str] = []
-    _collect_visible(element, parts, limit if limit is not None else math.inf, UNSEEN_TAGS)
-    expected = normalise_text(sep.join(parts))
-    assert visible_text(element, limit, separator=sep) == (expected[:limit].rstrip() if limit is not None else expected)
