@@ -318,6 +318,20 @@ def page_text_nodes(element: etree._Element) -> list[TextNode]:
     return list(_walk(element, _visible))
 
 
+def visible_strings(element: etree._Element) -> Iterator[str]:
+    """The texts of :func:`page_text_nodes`, in the same order, for a reader that joins them: no node is built and
+    no position counted (the page's headings and footers are read so on every page)."""
+    text = element.text
+    if text and not text.isspace():
+        yield text
+    for child in element:
+        if isinstance(child.tag, str) and _visible(child):
+            yield from visible_strings(child)
+        text = child.tail
+        if text and not text.isspace():
+            yield text
+
+
 def _visible(element: etree._Element) -> bool:
     return element.tag not in NON_TEXT_TAGS and not is_hidden(element)
 

@@ -21,7 +21,7 @@ from lxml import etree
 from journals.domain.issn import normalise, valid_matches
 from journals.domain.parsed import Parsed
 from journals.domain.text import clean
-from journals.extraction.content import TextNode, page_text_nodes
+from journals.extraction.content import TextNode, page_text_nodes, visible_strings
 from journals.extraction.labels import default_matcher
 from journals.extraction.locate import Candidate
 from journals.extraction.values import parse_organisation
@@ -128,7 +128,7 @@ def footer_issns(root: etree._Element, title: str | None) -> dict[str, str]:
     statements: list[IssnStatement] = []
     for region in regions:
         if not any(a in chosen for a in region.iterancestors()):
-            text = clean(" ".join(n.text for n in page_text_nodes(region)))
+            text = clean(" ".join(visible_strings(region)))
             statements.extend(_statements(text))
     if not statements:
         return {}

@@ -16,6 +16,7 @@ Pure code over an lxml tree: no Scrapy.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from journals.extraction.content import page_text_nodes
+from journals.extraction.content import visible_strings
 from journals.extraction.structured import is_article_page
 from journals.extraction.values import parse_title
 from journals.pages.entries import JOURNAL_WORDS
@@ -225,6 +226,6 @@ def _logo_texts(root: etree._Element) -> Iterator[str]:
 def _heading_texts(root: etree._Element) -> Iterator[str]:
     """The visible text of the page's first headings of each level (``h1`` to ``h3``)."""
     for level in ("h1", "h2", "h3"):
-        for heading in list(root.iterfind(f".//{level}"))[:HEADINGS_PER_LEVEL]:
+        for heading in itertools.islice(root.iter(level), HEADINGS_PER_LEVEL):
             if not is_hidden(heading):
-                yield " ".join(node.text for node in page_text_nodes(heading))
+                yield " ".join(visible_strings(heading))

@@ -248,9 +248,21 @@ def resolved_links(page: ParsedPage) -> ResolvedLinks | None:
 def _base_and_origin(root: etree._Element, page_url: str) -> tuple[str, str]:
     """The URL a page's links are relative to (its ``<base href>``, else its own) and that URL's
     ``scheme://netloc`` (``""`` unless http(s))."""
-    base = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
-    parts = urlsplit(base)
+    page = split_url(page_url)
+    page_origin = f"{page.scheme}://{page.netloc}" if page.scheme in ("http", "https") else ""
+    base = join_url(page_url, page_origin, base_href(root) or page_url)
+    parts = page if base == page_url else split_url(base)
     return base, f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else ""
+
+
+def base_href(root: etree._Element) -> str:
+    """The ``href`` of the page's first ``<base>`` that has one (``string(//base/@href)``), ``""`` when none: found
+    by lxml's C iteration by tag, not by an XPath evaluated over the tree on every page."""
+    for base in root.iter("base"):
+        href: str | None = base.get("href")
+        if href is not None:
+            return href
+    return ""
 
 
 def _unlinked_letters(root: etree._Element, text: str, base: str, origin: str) -> list[Anchor]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from journals.extraction import LearnedRules, extract_journal
-from journals.extraction.content import first_h1, teaser_blocks
+from journals.extraction.content import first_h1, page_text_nodes, teaser_blocks, visible_strings
 from journals.extraction.labels import default_matcher
 from journals.items import FetchedPage
 from journals.pages.parsed import parse_html
 from journals.pages.visibility import is_hidden
+from journals.replay.pages import DEFAULT_REAL_PAGES
+from lab.extraction.bench import sample_pages
 
 
 def _extract(body: str, head: str = "") -> dict[str, object]:
@@ -146,3 +148,21 @@ def test_a_label_in_the_links_own_tail_makes_its_parent_the_box() -> None:
         "</main></body></html>"
     )
     assert [box.get("id") for box in teaser_blocks(first_h1(root), default_matcher().mentions)] == ["teaser"]
+
+
+def test_visible_strings_are_the_text_nodes_texts_on_every_saved_page() -> None:
+    """The readers that join a region's text take :func:`visible_strings`, the texts of :func:`page_text_nodes`
+    without the nodes: the same strings in the same order, hidden parts, scripts and blank nodes left out, on
+    every real and sandbox page kept (headings and footers are read this way on every page)."""
+    pages = [entry.read_bytes() for entry in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))][:400]
+    pages += [page.html.encode() for _, page in sample_pages(per_site=2)]
+    assert len(pages) > 100
+    compared = 0
+    for html in pages:
+        root = parse_html(html)
+        if root is None:
+            continue
+        for element in [root, *root.iter("h1", "h2", "footer", "div")][:40]:
+            assert list(visible_strings(element)) == [node.text for node in page_text_nodes(element)]
+            compared += 1
+    assert compared > 1000

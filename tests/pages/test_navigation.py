@@ -2,11 +2,13 @@
 
 from urllib.parse import urljoin, urlsplit
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from journals.pages.navigation import (
     ANCHOR_TEXT_LIMIT,
+    _base_and_origin,
     _bounded_text,
     absolute_url,
     anchors,
@@ -15,6 +17,7 @@ from journals.pages.navigation import (
     resolved_links,
 )
 from journals.pages.parsed import ParsedPage
+from journals.replay.pages import DEFAULT_REAL_PAGES
 from lab.extraction.bench import sample_pages
 
 PAGE = """<html><body>
@@ -279,3 +282,23 @@ def test_row_text_is_the_words_while_they_are_few(pieces: list[str], limit: int)
     words = " ".join(pieces).split()
     expected = " ".join(words) if sum(map(len, words)) <= limit and len(" ".join(words)) <= limit else ""
     assert _bounded_text(iter(pieces), limit) == expected
+
+
+@pytest.mark.parametrize("page_url", ["http://site.example/az/index.html", "https://Site.example:8443/a/../b?x=1#f",
+                                      "http://site.example/p?", "file:///tmp/page.html", "http://[::1]:8000/az/"])  # fmt: skip
+def test_the_base_of_every_saved_page_is_urljoins(page_url: str) -> None:
+    """A page's links are relative to its first ``<base href>``, else to itself, as ``urljoin`` joins them: the
+    base and its origin are the standard library's on every saved real page and base written in odd forms."""
+    pages = [path.read_bytes() for path in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))[:60]]
+    pages += [f'<html><head><base href="{h}"></head><body><base href="/x/"></body></html>'.encode()
+              for h in ("/j/", "//other.example/p/", "../up/", "https://other.example", "", "?q=1#top")]  # fmt: skip
+    pages.append(b"<html><body><base target=_blank><base href='http://late.example/'></body></html>")
+    for html in pages:
+        root = ParsedPage(page_url, html.decode("utf-8", "replace")).tree
+        if root is None:
+            continue
+        expected = urljoin(page_url, root.xpath("string(//base/@href)") or page_url)
+        scheme, netloc = urlsplit(expected)[:2]
+        assert _base_and_origin(root, page_url) == (
+            expected, f"{scheme}://{netloc}" if scheme in ("http", "https") else ""
+        )  # fmt: skip
