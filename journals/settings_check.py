@@ -131,6 +131,7 @@ SETTING_RULES: dict[str, SettingRule] = {
     "LISTING_MEMORY_CHARS": SettingRule("integer", minimum=0),
     "PARSED_PAGES_CHARS": SettingRule("integer", minimum=0),
     "MAX_ANCHORS_PER_PAGE": INTEGER_AT_LEAST_1,
+    "GC_YOUNG_THRESHOLD": INTEGER_AT_LEAST_1,
     "MDR_MAX_NODES": INTEGER_AT_LEAST_1,
     "ROBOTSTXT_MAX_BYTES": INTEGER_AT_LEAST_1,
     "FIRST_CONTACT_TIMEOUT": SettingRule("number", positive=True),
