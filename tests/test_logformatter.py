@@ -10,6 +10,8 @@ import pytest
 from scrapy import Request, Spider
 from scrapy.http import HtmlResponse
 from scrapy.logformatter import LogFormatter
+from scrapy.settings import Settings
+from scrapy.utils.log import install_scrapy_root_handler
 
 from journals.logformatter import QuietLogFormatter
 
@@ -52,3 +54,27 @@ def _levels(level: int) -> Iterator[None]:
     finally:
         for logger, old in zip(loggers, saved, strict=True):
             logger.setLevel(old)
+
+
+@pytest.mark.parametrize(("level", "built"), [("INFO", False), ("WARNING", False), ("DEBUG", True)])
+def test_under_scrapys_own_root_handler_the_crawls_log_level_decides(page, level, built):
+    """In a crawl Scrapy leaves its loggers at every level and filters by ``LOG_LEVEL`` in the root handler it
+    installs: at INFO nothing is built, at DEBUG the lines are Scrapy's."""
+    request, response = page
+    spider = Spider("s")
+    root = logging.getLogger()
+    saved, saved_level = root.handlers[:], root.level
+    for handler in saved:
+        root.removeHandler(handler)
+    try:
+        install_scrapy_root_handler(Settings({"LOG_LEVEL": level}))
+        crawled = QuietLogFormatter().crawled(request, response, spider)
+        scraped = QuietLogFormatter().scraped({"t": 1}, response, spider)
+    finally:
+        for handler in root.handlers[:]:
+            root.removeHandler(handler)
+        for handler in saved:
+            root.addHandler(handler)
+        root.setLevel(saved_level)
+    assert crawled == (LogFormatter().crawled(request, response, spider) if built else None)
+    assert scraped == (LogFormatter().scraped({"t": 1}, response, spider) if built else None)
