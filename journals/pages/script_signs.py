@@ -125,24 +125,58 @@ def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
             noscript_texts.append(" ".join(element.itertext()))
         elif _runs(element.get("type")):
             scripts += 1
-            builders += bool(element.get("src")) or bool(_BUILDS.search(element.text or ""))
+            builders += bool(element.get("src")) or builds_page(element.text or "")
     return ScriptSigns(
         scripts=scripts,
         empty_app_roots=sum(1 for root in _APP_ROOTS(tree) if len(root) == 0 and not "".join(root.itertext()).strip()),
         asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(" ".join(noscript_texts))),
         script_letters=_script_letters(tree) if letters else 0,
-        placeholders=_placeholders(tree) if _PLACEHOLDER_MARK.search(page.text) else 0,
+        placeholders=_placeholders(tree) if may_hold_placeholder(page.text) else 0,
         empty_panels=_empty_panels(tree),
         builders=builders,
     )
 
 
-_BUILDS = re.compile(
-    r"\b(?:fetch|XMLHttpRequest|innerHTML|outerHTML|insertAdjacentHTML|appendChild|append|replaceChildren|"
-    r"createElement|IntersectionObserver|render|mount|bootstrap)\b"
-)
+_BUILD_WORDS = (
+    "fetch", "XMLHttpRequest", "innerHTML", "outerHTML", "insertAdjacentHTML", "appendChild", "append",
+    "replaceChildren", "createElement", "IntersectionObserver", "render", "mount", "bootstrap",
+)  # fmt: skip
 """What an inline script calls when it writes the page or fetches its content."""
-_PLACEHOLDER_MARK = re.compile(r"\b(?:loading|cargando|chargement|wird geladen|carregando|caricamento)\b", re.I)
+_BUILDS = re.compile(rf"\b(?:{'|'.join(_BUILD_WORDS)})\b")
+
+
+def builds_page(script: str) -> bool:
+    """Whether an inline script's text calls one of :data:`_BUILD_WORDS` (as a word). A match begins with one of
+    them, so the expression is only tried from the first place one of them is found, and not at all when none is:
+    a regular expression tries every character of a script, a search for a word runs in C (a page's scripts are
+    often hundreds of kB)."""
+    found = [at for word in _BUILD_WORDS if (at := script.find(word)) >= 0]
+    return bool(found) and _BUILDS.search(script, min(found)) is not None
+
+
+_PLACEHOLDER_WORDS = ("loading", "cargando", "chargement", "wird geladen", "carregando", "caricamento")
+_PLACEHOLDER_MARK = re.compile(rf"\b(?:{'|'.join(_PLACEHOLDER_WORDS)})\b", re.I)
+_CASE_FOLDED_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+"""The letters other than ASCII's that ``re.IGNORECASE`` matches to ASCII letters (İ, ı, ſ, the Kelvin sign): the
+text in lower case may not hold the ASCII letter where the expression matches one."""
+
+
+def may_hold_placeholder(text: str) -> bool:
+    """Whether ``text`` holds a placeholder's word (:data:`_PLACEHOLDER_MARK`), the question asked of every page
+    before its elements are looked at. A match is one of the words in any case: the text in lower case holds it,
+    unless it holds one of :data:`_CASE_FOLDED_TO_ASCII`, when the expression alone answers. The case-insensitive
+    expression tries every character of the page; lowering it and searching for the words run in C, and the expression
+    is tried from the first word found."""
+    start = 0
+    if not any(letter in text for letter in _CASE_FOLDED_TO_ASCII):
+        lowered = text.lower()  # as long as the text: only İ lowers to two characters
+        found = [at for word in _PLACEHOLDER_WORDS if (at := lowered.find(word)) >= 0]
+        if not found:
+            return False
+        start = min(found)
+    return _PLACEHOLDER_MARK.search(text, start) is not None
+
+
 _PLACEHOLDER = re.compile(rf"{_PLACEHOLDER_MARK.pattern}.{{0,40}}$", re.IGNORECASE)
 """A placeholder's whole text, from its first word ("Loading metrics…", "Cargando…")."""
 
@@ -160,8 +194,8 @@ def _placeholders(tree: etree._Element) -> int:
 
 
 _PANEL_CONTROLS = etree.XPath(
-    "//*[@role='tab'][@aria-controls] | //*[@aria-expanded='false'][@aria-controls] | //details[not(@open)]/summary"
-    " | //*[@aria-busy='true']"
+    "//*[@aria-controls and (@role='tab' or @aria-expanded='false') or @aria-busy='true'"
+    " or self::summary and parent::details[not(@open)]]"
 )
 """Elements that stand for a panel a script may fill: tabs and accordion buttons (with the id of the panel they
 control), the summary of a closed ``<details>``, an element a script marks busy."""

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lxml import etree
 
 from journals.pages.parsed import ParsedPage
-from journals.pages.script_signs import MIN_SCRIPT_LETTERS, names_journal_data, script_signs
+from journals.pages.script_signs import (
+    _BUILDS,
+    _PANEL_CONTROLS,
+    _PLACEHOLDER_MARK,
+    MIN_SCRIPT_LETTERS,
+    builds_page,
+    may_hold_placeholder,
+    names_journal_data,
+    script_signs,
+)
+from journals.replay.pages import DEFAULT_REAL_PAGES
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -109,3 +122,44 @@ def test_a_page_without_scripts_is_never_unfinished() -> None:
 def test_scripts_that_can_write_the_page_are_told_from_an_analytics_line(script: str, builders: int) -> None:
     """An index page that gives nothing is probed in the browser only when a script could have built its list."""
     assert script_signs(page(f"<h1>Journals</h1><ul></ul>{script}")).builders == builders
+
+
+_WORDS = st.sampled_from(
+    ["fetch", "append", "appendChild", "render", "Render", "rendered", "mount", "x", " ", ".", "_", "é", "0",
+     "loading", "LOADING", "LoAdInG", "load\u0130ng", "load\u0131ng", "wird geladen", "Cargando", "caricamento",
+     "\u0130", "\u0131", "\u212a", "\u017f", "\n"]
+)  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None, database=None)
+@given(st.lists(_WORDS, max_size=14).map("".join))
+def test_the_fast_word_checks_answer_as_their_expressions(text: str) -> None:
+    """A script builds the page, and a page may hold a placeholder, exactly when their expressions say so: the
+    words are searched first, the expression tried from the first one found (in any case, İ and ı included)."""
+    assert builds_page(text) == bool(_BUILDS.search(text))
+    assert may_hold_placeholder(text) == bool(_PLACEHOLDER_MARK.search(text))
+
+
+_PANEL_UNION = etree.XPath(
+    "//*[@role='tab'][@aria-controls] | //*[@aria-expanded='false'][@aria-controls] | //details[not(@open)]/summary"
+    " | //*[@aria-busy='true']"
+)
+
+
+def test_the_panel_controls_are_found_in_one_pass_as_four_searches_found_them() -> None:
+    """One pass over the elements finds the controls the union of four searches found, in the same order, on every
+    saved page and on controls written in each form."""
+    pages = [path.read_bytes().decode("utf-8", "replace") for path in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))]
+    pages.append(
+        '<div role="tab" aria-controls="p1">A</div><button aria-expanded="false" aria-controls="p2">B</button>'
+        '<button aria-expanded="true" aria-controls="p3">C</button><div role="tab">D</div><details><summary>E'
+        '</summary></details><details open><summary>F</summary></details><summary>G</summary>'
+        '<p aria-busy="true" role="tab" aria-controls="p4">H</p><span aria-busy="false">I</span>'
+    )
+    found = 0
+    for html in pages:
+        root = ParsedPage("http://site.example/", html).tree
+        if root is not None:
+            assert _PANEL_CONTROLS(root) == _PANEL_UNION(root)
+            found += len(_PANEL_CONTROLS(root))
+    assert found >= 5
