@@ -20,6 +20,7 @@ and a stray ``<noscript>`` (an analytics pixel) is read as it is.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -126,13 +127,14 @@ def script_signs(page: ParsedPage, *, letters: bool = False) -> ScriptSigns:
         elif _runs(element.get("type")):
             scripts += 1
             builders += bool(element.get("src")) or builds_page(element.text or "")
+    lowered = page.text.lower()
     return ScriptSigns(
         scripts=scripts,
         empty_app_roots=sum(1 for root in _APP_ROOTS(tree) if len(root) == 0 and not "".join(root.itertext()).strip()),
         asks_for_javascript=bool(_ASKS_FOR_JAVASCRIPT.search(" ".join(noscript_texts))),
         script_letters=_script_letters(tree) if letters else 0,
-        placeholders=_placeholders(tree) if may_hold_placeholder(page.text) else 0,
-        empty_panels=_empty_panels(tree),
+        placeholders=_placeholders(tree) if may_hold_placeholder(page.text, lowered) else 0,
+        empty_panels=_empty_panels(tree, lowered),
         builders=builders,
     )
 
@@ -161,15 +163,15 @@ _CASE_FOLDED_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 text in lower case may not hold the ASCII letter where the expression matches one."""
 
 
-def may_hold_placeholder(text: str) -> bool:
+def may_hold_placeholder(text: str, lowered: str | None = None) -> bool:
     """Whether ``text`` holds a placeholder's word (:data:`_PLACEHOLDER_MARK`), the question asked of every page
     before its elements are looked at. A match is one of the words in any case: the text in lower case holds it,
     unless it holds one of :data:`_CASE_FOLDED_TO_ASCII`, when the expression alone answers. The case-insensitive
     expression tries every character of the page; lowering it and searching for the words run in C, and the expression
-    is tried from the first word found."""
+    is tried from the first word found. ``lowered``: ``text.lower()``, when the caller has it."""
     start = 0
     if not any(letter in text for letter in _CASE_FOLDED_TO_ASCII):
-        lowered = text.lower()  # as long as the text: only İ lowers to two characters
+        lowered = text.lower() if lowered is None else lowered  # as long as the text: only İ lowers to two
         found = [at for word in _PLACEHOLDER_WORDS if (at := lowered.find(word)) >= 0]
         if not found:
             return False
@@ -199,20 +201,26 @@ _PANEL_CONTROLS = etree.XPath(
 )
 """Elements that stand for a panel a script may fill: tabs and accordion buttons (with the id of the panel they
 control), the summary of a closed ``<details>``, an element a script marks busy."""
-_HEADINGS = etree.XPath("//h1 | //h2 | //h3 | //h4 | //h5 | //h6")
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_CONTROL_MARKS = ("aria-controls", "aria-busy", "<summary")
+"""What a page's HTML in lower case holds when it has a panel control: its attribute or its tag (the parser makes
+names lower case, ASCII letters only)."""
 MAX_PANEL_CONTROLS = 50
 """Panel controls of a page looked into at most (a menu of hundreds of accordions is no journal page)."""
 
 
-def _empty_panels(tree: etree._Element) -> int:
+def _empty_panels(tree: etree._Element, lowered: str | None = None) -> int:
     """Panels a script has yet to fill: a tab's or accordion button's panel (``aria-controls``) or a closed
     ``<details>``'s body with no visible text, an element marked ``aria-busy``, and a heading naming journal data
     (:func:`_names_data`: "Journal metrics" does not, "Impact Factor" does; see :func:`_names_section`) followed by
     boxes with no text up to the next heading, one of them holding elements (a skeleton's lines, a spinner): an
-    empty field under its label ("Editor" over an empty paragraph) is a journal without it, no panel to fill."""
+    empty field under its label ("Editor" over an empty paragraph) is a journal without it, no panel to fill.
+    ``lowered``, the page's HTML in lower case, spares a page with no :data:`_CONTROL_MARKS` the search for controls
+    (a pass over every element's attributes)."""
     found = 0
     by_id: dict[str, list[etree._Element]] | None = None
-    for control in _PANEL_CONTROLS(tree)[:MAX_PANEL_CONTROLS]:
+    searched = lowered is None or any(mark in lowered for mark in _CONTROL_MARKS)
+    for control in _PANEL_CONTROLS(tree)[:MAX_PANEL_CONTROLS] if searched else ():
         if control.get("aria-busy") == "true":
             found += 1
         elif control.tag == "summary":
@@ -223,14 +231,14 @@ def _empty_panels(tree: etree._Element) -> int:
             by_id = _elements_by_id(tree) if by_id is None else by_id
             panels = [panel for i in (control.get("aria-controls") or "").split() for panel in by_id.get(i, ())]
             found += any(not visible_text(panel, 1, UNSEEN_WITH_SCRIPTS) for panel in panels)
-    for heading in _HEADINGS(tree)[:MAX_PANEL_CONTROLS]:
+    for heading in itertools.islice(tree.iter(HEADING_TAGS), MAX_PANEL_CONTROLS):
         if not _names_section(visible_text(heading, 80, UNSEEN_WITH_SCRIPTS, separator=" ")):
             continue
         boxes = []
         for sibling in heading.itersiblings():
             if not isinstance(sibling.tag, str) or sibling.tag in UNSEEN_WITH_SCRIPTS:
                 continue
-            if sibling.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            if sibling.tag in HEADING_TAGS:
                 break
             boxes.append(sibling)
         skeleton = any(len(box) for box in boxes)  # empty boxes in a box, a spinner: not one empty field
