@@ -10,6 +10,7 @@ anchor is read here.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import pkgutil
@@ -123,34 +124,55 @@ def visible_text(
     whitespace collapsed; with ``limit``, its first ``limit`` characters (reading stops there). Its pieces are
     joined by ``separator`` (a space keeps the words of two cells apart)."""
     parts: list[str] = []
-    _collect_visible(element, parts, limit if limit is not None else math.inf, unseen)
+    _collect_within(element, parts, _Room(limit if limit is not None else math.inf), unseen)
     text = normalise_text(separator.join(parts))
     return text[:limit].rstrip() if limit is not None else text
 
 
-def _collect_visible(element: etree._Element, parts: list[str], budget: float, unseen: frozenset[str]) -> float:
-    """Add the element's visible pieces to ``parts`` until more than ``budget`` non-space characters are read;
-    what is left of the budget (below 0: stop reading)."""
+class _Room:
+    """What is left of a reading's limit of letters (non-space characters), as :func:`_collect_within` keeps it.
+
+    ``left`` is lowered by each piece's length, which is never less than its letters, so it can only reach 0
+    early: then the letters of the pieces since the last count are counted (:meth:`recount`) and ``left`` is exact
+    again. A piece's letters are counted once, and only on texts that come near the limit by their length."""
+
+    __slots__ = ("counted", "left", "letters", "limit")
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.left = limit
+        self.letters = 0
+        self.counted = 0
+
+    def recount(self, parts: list[str]) -> bool:
+        """Count the letters of the pieces added since the last count; whether they are still within the limit."""
+        self.letters += sum(len(word) for part in itertools.islice(parts, self.counted, None) for word in part.split())
+        self.counted = len(parts)
+        self.left = self.limit - self.letters
+        return self.left >= 0
+
+
+def _collect_within(element: etree._Element, parts: list[str], room: _Room, unseen: frozenset[str]) -> bool:
+    """Add the element's visible pieces to ``parts`` (its text and its visible children's, with their tails: no
+    ``unseen`` or hidden element) until more than the limit of letters are read (False: reading stopped at that
+    piece), ``room`` counting them (see :class:`_Room`)."""
     text = element.text
     if text:
         parts.append(text)
-        if not text.isspace():  # a piece of whitespace reads no letter
-            budget -= sum(map(len, text.split()))
-            if budget < 0:
-                return budget
+        room.left -= len(text)
+        if room.left < 0 and not room.recount(parts):
+            return False
     for child in element:
-        if isinstance(child.tag, str) and child.tag not in unseen and not is_hidden(child):
-            budget = _collect_visible(child, parts, budget, unseen)
-            if budget < 0:
-                return budget
+        visible = isinstance(child.tag, str) and child.tag not in unseen and not is_hidden(child)
+        if visible and not _collect_within(child, parts, room, unseen):
+            return False
         text = child.tail
         if text:
             parts.append(text)
-            if not text.isspace():
-                budget -= sum(map(len, text.split()))
-                if budget < 0:
-                    return budget
-    return budget
+            room.left -= len(text)
+            if room.left < 0 and not room.recount(parts):
+                return False
+    return True
 
 
 def anchor_text(element: etree._Element) -> str:

@@ -1,13 +1,17 @@
 """The A–Z navigation heuristics on hand-written pages in the forms real sites use."""
 
+import math
 from urllib.parse import urljoin, urlsplit
 
+import lxml.html
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lxml import etree
 
 from journals.pages.navigation import (
     ANCHOR_TEXT_LIMIT,
+    UNSEEN_TAGS,
     _base_and_origin,
     _bounded_text,
     absolute_url,
@@ -15,8 +19,10 @@ from journals.pages.navigation import (
     metrics_links,
     page_links,
     resolved_links,
+    visible_text,
 )
 from journals.pages.parsed import ParsedPage
+from journals.pages.visibility import is_hidden
 from journals.replay.pages import DEFAULT_REAL_PAGES
 from lab.extraction.bench import sample_pages
 
@@ -302,3 +308,41 @@ def test_the_base_of_every_saved_page_is_urljoins(page_url: str) -> None:
         assert _base_and_origin(root, page_url) == (
             expected, f"{scheme}://{netloc}" if scheme in ("http", "https") else ""
         )  # fmt: skip
+
+
+def _letters_read(element: etree._Element, parts: list[str], budget: float) -> float:
+    """The plain reader ``visible_text`` must agree with: every piece's letters counted as it is read, reading
+    stopped after the piece that takes them past the budget (what is left of it; below 0: stopped)."""
+    pieces = [(element.text, None)] + [(child, child.tail) for child in element]
+    for child, tail in pieces:
+        if isinstance(child, str):
+            parts.append(child)
+            budget -= sum(map(len, child.split()))
+        elif child is not None and isinstance(child.tag, str) and child.tag not in UNSEEN_TAGS and not is_hidden(child):
+            budget = _letters_read(child, parts, budget)
+        if budget < 0:
+            return budget
+        if tail:
+            parts.append(tail)
+            budget -= sum(map(len, tail.split()))
+            if budget < 0:
+                return budget
+    return budget
+
+
+_PIECES = st.text(alphabet="ab \n\u3000", max_size=40)
+_MARKUP = st.sampled_from(["<b>", "</b>", "<i hidden>", "</i>", "<script>", "</script>", '<span class="sr-only">',
+                           "</span>", "<!-- c -->", "<br>"])  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.one_of(_PIECES, _MARKUP), max_size=30), st.sampled_from([None, 0, 1, 5, 64, 80, 200]),
+       st.sampled_from(["", " "]))  # fmt: skip
+def test_visible_text_stops_where_counting_every_letter_stops(markup: list[str], limit: int | None, sep: str) -> None:
+    """Counting pieces by their length until they come near the limit, and their letters only then, reads the
+    same pieces as counting every piece's letters, whatever the spaces, hidden parts and limit."""
+    element = lxml.html.fragment_fromstring(f"<a>{''.join(markup)}</a>")
+    parts: list[str] = []
+    _letters_read(element, parts, limit if limit is not None else math.inf)
+    expected = " ".join(sep.join(parts).split())
+    assert visible_text(element, limit, separator=sep) == (expected[:limit].rstrip() if limit is not None else expected)
