@@ -15,7 +15,7 @@ from journals.pages.entries import EntryGroup, ListingMemory, anchor_score, find
 from journals.pages.meta_refresh import MetaRefresh, RefreshRule
 from journals.pages.navigation import PageLinks, is_about, metrics_links, page_links
 from journals.pages.parsed import ParsedPage
-from journals.pages.script_signs import ScriptSigns, journal_facts, names_journal_data, script_signs
+from journals.pages.script_signs import ScriptSigns, VisibleData, journal_facts, names_journal_data, script_signs
 
 LinksRead = Literal["all", "metrics", "none"]
 """Which links of a page are read: all (index pages), a journal page's metrics hops, none (a metrics page)."""
@@ -102,12 +102,13 @@ def read_page(
     found_signs = script_signs(page) if signs else None
     read = ReadPage(page, found_links, signs=found_signs)
     script_built = found_signs is not None and found_signs.script_built
+    visible = VisibleData(page.tree) if page.tree is not None else None  # read once, by either question below
     if links == "metrics" or script_built or (signs and final):
-        read.names_data = names_journal_data(page)
+        read.names_data = names_journal_data(page, visible)
     if links == "metrics" and memory is not None and not read.names_data and (final or not script_built):
         read.as_index = read_links(page, max_anchors, memory)
     if facts or (read.names_data and found_signs is not None and script_built and found_signs.unfinished):
-        read.facts = journal_facts(page)
+        read.facts = journal_facts(page, visible)
     return read
 
 

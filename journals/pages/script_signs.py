@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 from lxml import etree
 
@@ -271,15 +271,46 @@ def _names_section(text: str) -> bool:
     return bool(text) and (bool(_SECTION_WORDS.search(text)) or _names_data(text))
 
 
-def journal_facts(page: ParsedPage) -> int:
+class VisibleData:
+    """A page's visible text as it is searched for journal data (its first :data:`JOURNAL_DATA_CHARS`, no script or
+    hidden part) and its label words, each read once when first asked for: a journal page is asked whether it names
+    data and, when it may be rendered, how much it names, and both read the same text."""
+
+    def __init__(self, tree: etree._Element) -> None:
+        self.tree = tree
+
+    @cached_property
+    def text(self) -> str:
+        """The visible text, pieces joined by spaces."""
+        return visible_text(self.tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
+
+    @cached_property
+    def words(self) -> str:
+        """Its :func:`~journals.vocabulary.label_key`, with a space at either end (labels are looked for as words)."""
+        return f" {label_key(self.text)} "
+
+    @cached_property
+    def labels(self) -> int:
+        """How many distinct labels of :func:`_data_labels` it holds."""
+        return sum(f" {label} " in self.words for label in _data_labels())
+
+    @cached_property
+    def names_a_label(self) -> bool:
+        """Whether it holds one of them (the search stops at the first)."""
+        if "labels" in self.__dict__:
+            return self.labels > 0
+        return any(f" {label} " in self.words for label in _data_labels())
+
+
+def journal_facts(page: ParsedPage, visible: VisibleData | None = None) -> int:
     """How much journal data the page's visible text names: its distinct data labels (:func:`_data_labels`) and
-    one more when it holds an ISSN. What a probe compares between a page as served and as rendered."""
+    one more when it holds an ISSN. What a probe compares between a page as served and as rendered. ``visible``:
+    the page's :class:`VisibleData`, when it was read already."""
     tree = page.tree
     if tree is None:
         return 0
-    text = visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
-    words = f" {label_key(text)} "
-    return sum(f" {label} " in words for label in _data_labels()) + holds_issn(text)
+    visible = visible if visible is not None else VisibleData(tree)
+    return visible.labels + holds_issn(visible.text)
 
 
 def _runs(script_type: str | None) -> bool:
@@ -297,13 +328,15 @@ def _script_letters(tree: etree._Element) -> int:
     return len(found)
 
 
-def names_journal_data(page: ParsedPage) -> bool:
+def names_journal_data(page: ParsedPage, visible: VisibleData | None = None) -> bool:
     """Whether the page's visible text names a journal's data: an ISSN, or the label of a metric or an
-    identifier of the vocabulary (ISSN, eISSN, Impact Factor, CiteScore…)."""
+    identifier of the vocabulary (ISSN, eISSN, Impact Factor, CiteScore…). ``visible``: the page's
+    :class:`VisibleData`, read here when needed and kept for :func:`journal_facts`."""
     tree = page.tree
     if tree is None or not _names_data(page.text):
         return False  # not even in the markup, where a look at the visible text alone costs a tenth of it
-    return _names_data(visible_text(tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" "))
+    visible = visible if visible is not None else VisibleData(tree)
+    return holds_issn(visible.text) or visible.names_a_label
 
 
 def _names_data(text: str) -> bool:

@@ -24,9 +24,8 @@ from journals.mdr.listing import index_listing
 from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, MainRegions
 from journals.pages.entries import ListingMemory
 from journals.pages.meta_refresh import RefreshRule
-from journals.pages.navigation import MAX_ANCHORS_PER_PAGE, metrics_links
-from journals.pages.parsed import ParsedPage
-from journals.pages.reading import read_page
+from journals.pages.navigation import MAX_ANCHORS_PER_PAGE
+from journals.pages.reading import LinksRead, read_page
 from lab.extraction.bench import CHROME_KILOBYTES, sample_pages, with_chrome
 
 HTML_TYPE = "text/html; charset=utf-8"
@@ -50,12 +49,21 @@ SANDBOX_ORIGIN = "http://127.0.0.1:8000"
 
 
 def _journal_step(learned_rules: LearnedRules, regions: MainRegions) -> Callable[[str, FetchedPage, bytes], object]:
-    """The pipeline of one journal page: decode, parse, metrics hops (home pages), extraction (MDR when learned)."""
+    """The pipeline of one journal page as the crawl runs it: the spider's reading
+    (:func:`journals.pages.reading.read_page`: decode, parse, a home page's metrics hops, its signs of being
+    script-built, whether it names journal data and, naming none, its reading as a listing with its site's listing
+    memory; a metrics page is read for its signs and its data alone), then the extraction on learned templates (MDR
+    when learned)."""
+    memory = ListingMemory()
 
     def step(source: str, page: FetchedPage, body: bytes) -> object:
-        parsed = ParsedPage.from_body(page.url, body, HTML_TYPE)
-        if page.role == "home":
-            metrics_links(parsed, page.url)
+        home = page.role == "home"
+        links: LinksRead = "metrics" if home else "none"
+        read = read_page(
+            body, HTML_TYPE, page.url, MAX_ANCHORS_PER_PAGE, memory=memory if home else None, links=links,
+            signs=True, refreshes=RefreshRule(),
+        )  # fmt: skip
+        parsed = read.page
         fetched = FetchedPage(url=page.url, html=parsed.text, role=page.role)
         return extract_page(fetched, source, learned_rules, lambda: regions(parsed), parsed=parsed)
 
