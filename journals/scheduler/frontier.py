@@ -198,7 +198,7 @@ class SharedFrontierScheduler(Scheduler):
             self._ledger.add_listener(self.release_done)
         self._page_cache, self._cache_writes = self._find_cache_writes()
         if self._cache_writes is not None:
-            self._cache_writes.add_listener(self.release_done)
+            self._cache_writes.add_listener(self.cache_settled)
         spider.logger.info(
             "Shared frontier %s: worker %s, %d requests queued, %d leased, %d seen",
             self.keys["requests"].rsplit(":", 1)[0],
@@ -367,11 +367,22 @@ class SharedFrontierScheduler(Scheduler):
             return
         self._redis_ok()
         if queued:
-            # Scrapy's engine asks its scheduler again only when its own work moves on, or every 5 seconds: requests
-            # another worker pushed meanwhile would wait that long.
-            slot = getattr(engine, "_slot", None)
-            if slot is not None:
-                slot.nextcall.schedule()
+            self._wake_engine()
+
+    def _wake_engine(self) -> None:
+        """Have the engine ask for the next request now. Scrapy's engine asks its scheduler again only when its own
+        work moves on, or every 5 seconds: requests pushed meanwhile (by another worker, or by this one once their
+        pages were committed) would wait that long."""
+        slot = getattr(self.crawler.engine, "_slot", None)
+        if slot is not None:
+            slot.nextcall.schedule()
+
+    def cache_settled(self) -> None:
+        """The page cache committed pages: push the requests that waited for them, and take them up at once."""
+        waiting = len(self._unpushed)
+        self.release_done()
+        if len(self._unpushed) < waiting:
+            self._wake_engine()
 
     def spider_idle(self, spider: Spider) -> None:
         """Keep this worker while another one is busy or holds leases, since it may still push requests (and its
