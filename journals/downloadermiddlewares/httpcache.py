@@ -27,6 +27,7 @@ distributed crawl (:mod:`journals.scheduler.frontier`) holds back the requests a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -244,7 +245,8 @@ class SQLCacheStorage:
         """Settle written pages in :attr:`writes`, on the reactor thread (its listeners run there)."""
         if self._call_from_thread is None:  # never opened: nobody listens
             self.writes.settle(numbers)
-        else:
+            return
+        with contextlib.suppress(RuntimeError):  # the reactor's loop is closed: the crawl is over, nobody listens
             self._call_from_thread(self.writes.settle, numbers)
 
     @staticmethod
