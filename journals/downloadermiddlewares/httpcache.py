@@ -19,14 +19,20 @@ CachedPageReader`); a write is handed to one writer thread (compressing a wide l
 while the store writes a batch, would block the reactor); the pages waiting for its next turn are written in one
 transaction. A page waiting to be written is served from memory; at most ``PENDING_WRITES`` pages wait, beyond that a
 write is made on the spot (back-pressure); closing waits for them all.
+
+Every page handed over is numbered in :attr:`SQLCacheStorage.writes` and settled once its transaction is committed (or
+its write given up): on a shared cache, another process sees a page only then, so the shared frontier of a
+distributed crawl (:mod:`journals.scheduler.frontier`) holds back the requests a page led to until it is settled.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
 import zlib
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from time import time
 from typing import TYPE_CHECKING, Any
@@ -37,6 +43,7 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database, require_database
+from journals.scheduler.commits import CommitLedger
 from journals.store.models import utcnow
 from journals.store.page_cache import (
     CachedPageReader,
@@ -89,10 +96,15 @@ class SQLCacheStorage:
         self._pending: dict[str, dict[str, Any]] = {}
         """Rows handed to the writer thread and not written yet, by fingerprint (their body uncompressed)."""
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-cache-writer")
-        self._queued: list[dict[str, Any]] = []
-        """Rows waiting for the writer thread's next turn, which writes them in one transaction: a transaction a
-        page cost more than the page's write."""
+        self._queued: list[tuple[int, dict[str, Any]]] = []
+        """Rows waiting for the writer thread's next turn, which writes them in one transaction (a transaction a
+        page cost more than the page's write), each with its number in :attr:`writes`."""
         self._queue_lock = threading.Lock()
+        self.writes = CommitLedger()
+        """The pages handed over to be written, numbered as they come; each is settled on the reactor thread once
+        its transaction is committed, or its write given up (:meth:`flush` waits for the writes, not the
+        settling)."""
+        self._call_from_thread: Callable[..., Any] | None = None
 
     def open_spider(self, spider: Spider) -> None:
         """Take the crawl's database (:func:`journals.extensions.database.crawl_database`) and the crawler's request
@@ -100,6 +112,9 @@ class SQLCacheStorage:
 
         Raises :class:`journals.store.DatabaseError` when the crawl has no database.
         """
+        from twisted.internet import reactor  # the crawl's, installed by now
+
+        self._call_from_thread = reactor.callFromThread
         self._engine = crawl_database(spider.crawler).engine
         self._fingerprinter = spider.crawler.request_fingerprinter
         self._stats = spider.crawler.stats
@@ -187,12 +202,14 @@ class SQLCacheStorage:
         }
         if self._reader is not None:
             self._reader.remember(row["fingerprint"])
+        number = self.writes.buffered()
         if len(self._pending) >= PENDING_WRITES:
             self._write(row)
+            self._settle([number])
             return
         self._pending[row["fingerprint"]] = row
         with self._queue_lock:
-            self._queued.append(row)
+            self._queued.append((number, row))
             first = len(self._queued) == 1
         if first:  # else the writer thread has a turn coming that takes this row too
             self._writer.submit(self._write_queued)
@@ -200,7 +217,8 @@ class SQLCacheStorage:
     def _write_queued(self) -> None:
         """Write every row queued so far in one transaction (in the writer thread)."""
         with self._queue_lock:
-            rows, self._queued = self._queued, []
+            queued, self._queued = self._queued, []
+        rows = [row for _, row in queued]
         latest = {row["fingerprint"]: row for row in rows}  # a page queued twice: its later response
         try:
             write_cached_pages(self._connected(), [self._compressed(row) for row in latest.values()])
@@ -210,6 +228,7 @@ class SQLCacheStorage:
         else:
             for row in rows:
                 self._written(row)
+        self._settle([number for number, _ in queued])
 
     def _write(self, row: dict[str, Any]) -> None:
         """Upsert one page's row, its body compressed; then it no longer waits."""
@@ -221,6 +240,14 @@ class SQLCacheStorage:
                 self._stats.inc_value("httpcache/store_error")
         finally:
             self._written(row)
+
+    def _settle(self, numbers: list[int]) -> None:
+        """Settle written pages in :attr:`writes`, on the reactor thread (its listeners run there)."""
+        if self._call_from_thread is None:  # never opened: nobody listens
+            self.writes.settle(numbers)
+            return
+        with contextlib.suppress(RuntimeError):  # the reactor's loop is closed: the crawl is over, nobody listens
+            self._call_from_thread(self.writes.settle, numbers)
 
     @staticmethod
     def _compressed(row: dict[str, Any]) -> dict[str, Any]:

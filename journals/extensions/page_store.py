@@ -106,6 +106,14 @@ class PageStore:
         """Hold a journal's home page until its metrics page comes (:meth:`journal`)."""
         self.awaiting_metrics[home.url] = home
 
+    def home_page(self, url: str, *, from_cache: bool) -> FetchedPage | None:
+        """The journal page at ``url`` that waits for its metrics hop: from memory (handed over once), else the page
+        cache; None when in neither (another worker fetched it and its cache write failed, or the cache is off)."""
+        home = self.awaiting_metrics.pop(url, None)
+        if home is None and (html := self.cached_text(url)) is not None:
+            home = FetchedPage(url=url, html=html, role="home", from_cache=from_cache)
+        return home
+
     def journal(
         self,
         source: str,
@@ -115,12 +123,12 @@ class PageStore:
         listing_url: str,
         listing_title: str,
         metrics: FetchedPage | None,
+        home: FetchedPage | None = None,
     ) -> JournalPages:
-        """The journal a metrics hop was made for: its home page (from memory, else the page cache) and the metrics
-        page, if any. A home page found in neither is logged and counted (``journals/journal_page_unavailable``)."""
-        home = self.awaiting_metrics.pop(home_url, None)
-        if home is None and (html := self.cached_text(home_url)) is not None:
-            home = FetchedPage(url=home_url, html=html, role="home", from_cache=home_from_cache)
+        """The journal a metrics hop was made for: its home page (``home``, else :meth:`home_page`) and the metrics
+        page, if any. A home page found nowhere is logged and counted (``journals/journal_page_unavailable``)."""
+        if home is None:
+            home = self.home_page(home_url, from_cache=home_from_cache)
         if home is None:
             logger.warning("Journal page %s is neither in memory nor in the page cache", home_url)
             self._inc("journals/journal_page_unavailable")

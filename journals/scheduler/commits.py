@@ -1,10 +1,12 @@
-"""Which buffered records the database holds: the store pipeline's acknowledgements, read by the frontier's leases.
+"""Which buffered records the database holds: the store pipeline's and the page cache's acknowledgements, read by
+the shared frontier.
 
 The store pipeline numbers each record it buffers (:meth:`CommitLedger.buffered`) and settles the numbers of a
 batch once the database committed it (or refused its data for good). A request's lease may be released once every
 record buffered up to the end of its processing is settled: :meth:`CommitLedger.ticket` at that moment, then
 :meth:`CommitLedger.settled_through`. The ticket covers other requests' records too: a lease waits for the batch
-that holds its journals, never less.
+that holds its journals, never less. The page cache numbers the pages it writes the same way, and a request is
+pushed to the frontier once the pages cached before it are settled.
 """
 
 from __future__ import annotations

@@ -25,6 +25,12 @@ would otherwise grow without bound).
 A worker whose queue runs dry stays (``DontCloseSpider``) while another worker is busy or holds leases, since that
 one may still push requests, and closes once no live worker is busy, no lease is held and the queue is empty.
 
+A request reaches the shared queue only once the pages this worker had handed to its page cache when the request
+was scheduled are committed (the cache's :attr:`~journals.downloadermiddlewares.httpcache.SQLCacheStorage.writes`):
+the worker that pops a journal's request reads its listing from the shared cache, and the one that pops a
+metrics hop its journal page, and a page still in the writer thread of the worker that fetched it is nowhere for
+them. Until then the request waits in memory, as it does while Redis is away.
+
 A Redis that is away for a while (a restart) stops no worker: pops wait and retry with a doubling delay, requests
 to push wait in memory (and hold back every lease, so that none is released before its requests are in Redis),
 and the outage is logged once, with its end.
@@ -32,16 +38,19 @@ and the outage is logged once, with its end.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
 import socket
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self
 
 from redis.exceptions import RedisError
 from scrapy import signals
+from scrapy.downloadermiddlewares.httpcache import HttpCacheMiddleware
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.utils.asyncio import create_looping_call
 from scrapy_redis.dupefilter import RFPDupeFilter
@@ -146,8 +155,10 @@ class SharedFrontierScheduler(Scheduler):
         scheduler.heartbeat_secs = settings.getfloat("FRONTIER_HEARTBEAT_SECS")
         scheduler.leases = {}
         scheduler._lease_count = 0
-        scheduler._unpushed = []
+        scheduler._unpushed = deque()
         scheduler._ledger = None
+        scheduler._page_cache = None
+        scheduler._cache_writes = None
         scheduler._redis_down_since = None
         scheduler._redis_retry_at = 0.0
         scheduler._redis_retry_delay = 0.0
@@ -156,9 +167,14 @@ class SharedFrontierScheduler(Scheduler):
         return scheduler
 
     _lease_count: int
-    _unpushed: list[tuple[Request, str]]
-    """Requests to push that met a Redis away, with their fingerprints: pushed before any lease is released."""
+    _unpushed: deque[tuple[Request, str, int]]
+    """Requests not pushed yet, in order, with their fingerprints and the last page cache write each waits for:
+    those that met a Redis away, or came before the pages they were made from were committed. Pushed before any
+    lease is released."""
     _ledger: CommitLedger | None
+    _page_cache: Any
+    """The ``HTTPCACHE_STORAGE`` that numbers its writes (:attr:`_cache_writes`), if the crawl has one."""
+    _cache_writes: CommitLedger | None
     _redis_down_since: float | None
     _redis_retry_at: float
     _redis_retry_delay: float
@@ -180,6 +196,9 @@ class SharedFrontierScheduler(Scheduler):
         self._ledger = self._find_ledger()
         if self._ledger is not None:
             self._ledger.add_listener(self.release_done)
+        self._page_cache, self._cache_writes = self._find_cache_writes()
+        if self._cache_writes is not None:
+            self._cache_writes.add_listener(self.cache_settled)
         spider.logger.info(
             "Shared frontier %s: worker %s, %d requests queued, %d leased, %d seen",
             self.keys["requests"].rsplit(":", 1)[0],
@@ -195,9 +214,10 @@ class SharedFrontierScheduler(Scheduler):
         expire (or flush them)."""
         if self.heartbeat.running:
             self.heartbeat.stop()
+        self._flush_page_cache()
         try:
+            self._push_unpushed(flushed=True)
             self.release_done()
-            self._push_unpushed()
             returned = self.queue.requeue([*self.leases, *self._stray_leases()])
             self.server.hdel(self.keys["workers"], self.worker_id)
             self._refresh_expiry()
@@ -218,17 +238,19 @@ class SharedFrontierScheduler(Scheduler):
 
     def enqueue_request(self, request: Request) -> bool:
         """Push ``request`` unless the shared duplicate filter has it, in one step (and never with a lease id:
-        a retry or redirect of a leased request is a new request; its lease ends with the old one)."""
+        a retry or redirect of a leased request is a new request; its lease ends with the old one), once the pages
+        this worker has handed to the page cache so far are committed: the page the request was made from is one."""
         request.meta.pop(LEASE_META_KEY, None)
         fingerprint = self.df.request_fingerprint(request)
-        if self._unpushed or not self._redis_ready():
-            self._unpushed.append((request, fingerprint))
+        cache_ticket = self._cache_writes.ticket() if self._cache_writes is not None else -1
+        if self._unpushed or not self._redis_ready() or not self._cached_through(cache_ticket):
+            self._unpushed.append((request, fingerprint, cache_ticket))
             return True
         try:
             queued = self.queue.push_new(request, fingerprint, self.keys["seen"])
         except RedisError as exc:
             self._redis_failed(exc)
-            self._unpushed.append((request, fingerprint))
+            self._unpushed.append((request, fingerprint, cache_ticket))
             return True
         self._redis_ok()
         if not queued:
@@ -271,9 +293,10 @@ class SharedFrontierScheduler(Scheduler):
             return True
 
     def release_done(self) -> None:
-        """Release the leases whose work is over: the engine is done with the request (its callback's output
-        processed, its requests pushed) and the store committed every journal buffered until then."""
-        # Requests that met a Redis away go first: a lease ends only once the requests it yielded are in Redis.
+        """Push the requests whose pages are committed, then release the leases whose work is over: the engine is
+        done with the request (its callback's output processed, its requests pushed) and the store committed every
+        journal buffered until then."""
+        # Requests not pushed yet go first: a lease ends only once the requests it yielded are in Redis.
         if not self._push_unpushed() or not self.leases:
             return
         engine = self.crawler.engine
@@ -344,11 +367,22 @@ class SharedFrontierScheduler(Scheduler):
             return
         self._redis_ok()
         if queued:
-            # Scrapy's engine asks its scheduler again only when its own work moves on, or every 5 seconds: requests
-            # another worker pushed meanwhile would wait that long.
-            slot = getattr(engine, "_slot", None)
-            if slot is not None:
-                slot.nextcall.schedule()
+            self._wake_engine()
+
+    def _wake_engine(self) -> None:
+        """Have the engine ask for the next request now. Scrapy's engine asks its scheduler again only when its own
+        work moves on, or every 5 seconds: requests pushed meanwhile (by another worker, or by this one once their
+        pages were committed) would wait that long."""
+        slot = getattr(self.crawler.engine, "_slot", None)
+        if slot is not None:
+            slot.nextcall.schedule()
+
+    def cache_settled(self) -> None:
+        """The page cache committed pages: push the requests that waited for them, and take them up at once."""
+        waiting = len(self._unpushed)
+        self.release_done()
+        if len(self._unpushed) < waiting:
+            self._wake_engine()
 
     def spider_idle(self, spider: Spider) -> None:
         """Keep this worker while another one is busy or holds leases, since it may still push requests (and its
@@ -377,20 +411,46 @@ class SharedFrontierScheduler(Scheduler):
         prefix = f"{self.worker_id}#"
         return [lease for lease in self.queue.leased_ids() if lease.startswith(prefix) and lease not in self.leases]
 
-    def _push_unpushed(self) -> bool:
-        """Push the requests that met a Redis away; whether none is left."""
+    def _push_unpushed(self, *, flushed: bool = False) -> bool:
+        """Push the requests waiting in memory, in order, as far as Redis is there and the page cache committed the
+        pages each waits for (all of them with ``flushed``: the cache's writes are over); whether none is left."""
         while self._unpushed and self._redis_ready():
-            request, fingerprint = self._unpushed[0]
+            request, fingerprint, cache_ticket = self._unpushed[0]
+            if not (flushed or self._cached_through(cache_ticket)):
+                break  # the tickets grow in order: the later requests wait too
             try:
                 queued = self.queue.push_new(request, fingerprint, self.keys["seen"])
             except RedisError as exc:
                 self._redis_failed(exc)
                 break
             self._redis_ok()
-            self._unpushed.pop(0)
+            self._unpushed.popleft()
             if queued:
                 self._inc_stat("scheduler/enqueued/redis")
         return not self._unpushed
+
+    def _cached_through(self, ticket: int) -> bool:
+        """Whether the page cache committed (or gave up) every page it numbered up to ``ticket``."""
+        return self._cache_writes is None or self._cache_writes.settled_through(ticket)
+
+    def _find_cache_writes(self) -> tuple[Any, CommitLedger | None]:
+        """The crawl's ``HTTPCACHE_STORAGE`` and its numbered writes, when it numbers them (``writes``)."""
+        engine = self.crawler.engine
+        downloader = getattr(engine, "downloader", None)
+        for component in getattr(getattr(downloader, "middleware", None), "middlewares", ()):
+            if isinstance(component, HttpCacheMiddleware):
+                writes = getattr(component.storage, "writes", None)
+                if isinstance(writes, CommitLedger):
+                    return component.storage, writes
+        return None, None
+
+    def _flush_page_cache(self) -> None:
+        """Wait for the page cache's writes (at close: the requests they hold back are pushed next)."""
+        flush = getattr(self._page_cache, "flush", None)
+        if flush is None:
+            return
+        with contextlib.suppress(RuntimeError):  # its writer has stopped already: nothing is left to write
+            flush()
 
     def _find_ledger(self) -> CommitLedger | None:
         """The store pipeline's acknowledgements, when an item pipeline keeps them (``commits``)."""

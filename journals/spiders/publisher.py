@@ -488,6 +488,9 @@ class PublisherSpider(scrapy.Spider):
         metrics = FetchedPage(
             url=response.url, html=page.text if page else "", role="metrics", from_cache="cached" in response.flags
         )
+        home = self.pages.home_page(home_url, from_cache=home_from_cache)
+        if home is None:
+            home = await self._journal_page_again(response, home_url)
         yield self._journal_with_metrics(
             response.meta["source"],
             home_url=home_url,
@@ -495,7 +498,28 @@ class PublisherSpider(scrapy.Spider):
             listing_url=listing_url,
             listing_title=listing_title,
             metrics=metrics if page else None,
+            home=home,
         )
+
+    async def _journal_page_again(self, response: Response, url: str) -> FetchedPage | None:
+        """The journal page at ``url`` that a metrics hop was made from, when neither memory nor the page cache holds
+        it (the worker that fetched it could not cache it, or the cache is off): fetched again through the
+        downloader middlewares (the page cache first, the scope, rendering), counted in
+        ``journals/journal_page_fetched_again``, rather than the journal stored without it. None when that fails."""
+        meta = {key: response.meta[key] for key in ("source", "journal_origin") if key in response.meta}
+        request = scrapy.Request(url, meta={**meta, "page_role": "journal"}, dont_filter=True)
+        assert self.crawler.engine is not None
+        try:
+            fetched = await self.crawler.engine.download_async(request)
+        except Exception as exc:  # whatever the downloader raised, the journal keeps its metrics page
+            self.logger.warning("Journal page %s could not be fetched again: %s", url, exc)
+            return None
+        self.crawler.stats.inc_value("journals/journal_page_fetched_again")
+        page = await self.reader.read(fetched, links="none", refresh=False)
+        if page is None:
+            return None
+        self.pages.keep(page.page)
+        return FetchedPage(url=fetched.url, html=page.text, role="home", from_cache="cached" in fetched.flags)
 
     def request_failed(self, failure: Any) -> None:
         """A listing or journal page failed for good: log it once with its URL and count it by cause."""

@@ -8,6 +8,10 @@ counts can be read). The final database of every run must equal an uninterrupted
   run kills it while it holds an unsaved batch: its store batches are set too large to fill before the kill);
   pages fetched twice must be at most the requests the killed worker had leased;
 - 2 workers whose Redis is stopped (``redis-cli shutdown``) for 3 s mid-crawl and started on the same data.
+
+In every run, no worker may miss a page when it puts a journal together: a listing or a journal page fetched by
+another worker must be in the shared page cache by the time its request is popped (a page missed is a journal
+stored without it, or fetched again).
 """
 
 from __future__ import annotations
@@ -42,6 +46,12 @@ WORKER_SETTINGS = (
     "CONCURRENT_REQUESTS=4",
     "PROGRESS_ENABLED=False",
 )
+MISSED_PAGE_STATS = {
+    "journal_pages_unavailable": "journals/journal_page_unavailable",
+    "listings_unavailable": "mdr/listing_unavailable",
+    "journal_pages_fetched_again": "journals/journal_page_fetched_again",
+}
+"""Figure → the worker stat that counts a page a worker found in neither its memory nor the shared page cache."""
 UNSAVED_BATCH_SIZE = 100_000
 """The killed worker's ``DATABASE_BATCH_SIZE`` in the unsaved-batch run: nothing it extracts is committed before
 it goes idle."""
@@ -110,6 +120,15 @@ def compare(frontier: Frontier, outcome: Outcome, database_url: str) -> None:
         outcome.problems.append(f"{len(differing)} rows differ from the single-worker crawl, e.g. {differing[:3]}")
 
 
+def missed_pages(outcome: Outcome, runs: list[dict[str, Any]]) -> None:
+    """The pages the workers ``runs`` found in no cache when they put a journal together, each a problem."""
+    for figure, stat in MISSED_PAGE_STATS.items():
+        outcome.figures[figure] = sum(int(stats.get(stat, 0)) for stats in runs)
+    missed = sum(outcome.figures[figure] for figure in MISSED_PAGE_STATS)
+    if missed:
+        outcome.problems.append(f"{missed} pages were in neither a worker's memory nor the shared page cache")
+
+
 def refetched(before: Counter[str], after: Counter[str]) -> int:
     """Pages (not robots.txt) served more than once between two snapshots of the sandbox's per-path counts."""
     return sum(1 for path, count in (after - before).items() if count > 1 and not path.startswith("/robots.txt"))
@@ -157,6 +176,7 @@ def killed_worker(frontier: Frontier, name: str, point: float, unsaved_batch: bo
         outcome.problems.append(f"{held} leases held at the kill, {outcome.figures['leases_recovered']} recovered")
     if outcome.figures["pages_fetched_twice"] > held:
         outcome.problems.append(f"{outcome.figures['pages_fetched_twice']} pages fetched twice, {held} were leased")
+    missed_pages(outcome, survivors)
     compare(frontier, outcome, database)
     return outcome
 
@@ -179,6 +199,7 @@ def redis_restarted(frontier: Frontier, down_secs: float = 3.0) -> Outcome:
         outcome.problems.append(f"a worker failed: {[stats['returncode'] for stats in runs]}")
     if not queued:
         outcome.problems.append("the crawl was over before the restart")
+    missed_pages(outcome, runs)
     compare(frontier, outcome, database)
     return outcome
 

@@ -11,9 +11,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from scrapy import Request, Spider, signals
 from scrapy.http import HtmlResponse, Response
-from scrapy.utils.defer import deferred_f_from_coro_f
+from scrapy.utils.defer import deferred_f_from_coro_f, maybe_deferred_to_future
 from scrapy.utils.test import get_crawler
 from sqlalchemy import update
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
 
 from journals.downloadermiddlewares.httpcache import SQLCacheStorage
 from journals.store import engine_from_url
@@ -268,3 +270,29 @@ def test_pages_waiting_together_are_written_together_and_a_refused_one_alone(sto
         "http://example.org/b": b"<p>1</p>",
         "http://example.org/c": b"<p>3</p>",
     }
+
+
+@deferred_f_from_coro_f
+async def test_every_page_handed_over_is_settled_once_the_writer_is_done_with_it(storage, settings):
+    """Pages are numbered as they come and settled on the reactor once their transaction is over, a page the
+    database refuses too (given up): what the shared frontier waits for before handing on a request made from one."""
+    cache, spider = storage
+    engine = engine_from_url(settings["DATABASE_URL"])
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "CREATE TRIGGER refuse BEFORE INSERT ON cached_pages WHEN NEW.url LIKE '%refused%'"
+            " BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+    engine.dispose()
+    writer_busy = threading.Event()
+    cache._writer.submit(writer_busy.wait, 10)
+    urls = [f"http://example.org/{name}" for name in ("a", "refused", "b")]
+    for url in urls:
+        cache.store_response(spider, Request(url), HtmlResponse(url, body=b"<p>page</p>"))
+    assert cache.writes.ticket() == len(urls) - 1
+    assert cache.writes.unsettled == len(urls), "settled before the writer thread wrote anything"
+    writer_busy.set()
+    cache.flush()
+    await maybe_deferred_to_future(deferLater(reactor, 0, lambda: None))  # the writer's settling, called from its thread, runs first
+    assert cache.writes.unsettled == 0
+    assert cache.writes.settled_through(len(urls) - 1)

@@ -58,6 +58,14 @@ def test_a_journal_is_its_waiting_home_page_and_its_metrics_page() -> None:
     assert store.journal("e", **hop, metrics=None).pages == [], "the home page is handed over once"
 
 
+def test_a_home_page_in_neither_memory_nor_a_cache_is_none_and_one_given_is_taken() -> None:
+    store = _store()
+    hop = {"home_url": "https://e.org/j", "home_from_cache": False, "listing_url": "https://e.org/a", "listing_title": "A"}
+    assert store.home_page("https://e.org/j", from_cache=False) is None
+    fetched_again = FetchedPage(url="https://e.org/j", html="<p>ISSN 1234-5679</p>", role="home")
+    assert store.journal("e", **hop, metrics=None, home=fetched_again).pages == [fetched_again]
+
+
 @deferred_f_from_coro_f
 async def test_pages_gone_from_memory_are_read_back_from_the_page_cache(
     sandbox: RunningSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

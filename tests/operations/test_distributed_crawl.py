@@ -188,7 +188,12 @@ def test_a_redis_restart_mid_crawl_loses_nothing(sandbox, postgres, single_worke
         command = worker_command(SITE, sandbox.start_url(SITE), "restart", *FAILURE_SETTINGS)
         workers = [start_worker(command, env) for _ in range(2)]
         redis = Redis.from_url(redis_server.url)
-        wait_for(lambda: redis.scard("journals:elsevier:restart:seen") >= 40, "the crawl under way")
+        # Both workers in the frontier first: one still starting when Redis goes away would fail to start.
+        wait_for(
+            lambda: redis.hlen("journals:elsevier:restart:workers") == 2
+            and redis.scard("journals:elsevier:restart:seen") >= 40,
+            "both workers in the crawl under way",
+        )
         queued_at_restart = redis.zcard("journals:elsevier:restart:requests")
         redis_server.restart(down_secs=2)
         runs = [finish_worker(worker) for worker in workers]
