@@ -24,14 +24,12 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any
 
 from lxml import etree
 
-from journals.domain.issn import holds_issn, valid_matches
+from journals.domain.issn import holds_issn
 from journals.pages.navigation import UNSEEN_TAGS, visible_text
 from journals.pages.parsed import ParsedPage
-from journals.pages.visibility import is_hidden
 from journals.vocabulary import label_key, load_attributes
 
 APP_ROOT_IDS = ("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "main-app", "application")
@@ -337,46 +335,8 @@ def names_journal_data(page: ParsedPage, visible: VisibleData | None = None) -> 
     tree = page.tree
     if tree is None or not _names_data(page.text):
         return False  # not even in the markup, where a look at the visible text alone costs a tenth of it
-    if len(page.text) <= JOURNAL_DATA_CHARS and shows_issn(tree, page.text):
-        return True  # (the visible text is never longer than the page's HTML: it is all read)
     visible = visible if visible is not None else VisibleData(tree)
     return holds_issn(visible.text) or visible.names_a_label
-
-
-_TEXTS_HOLDING = etree.XPath("//text()[contains(., $written)]")
-ISSNS_LOOKED_UP = 5
-"""Distinct ISSNs of a page's HTML whose text nodes :func:`shows_issn` looks up, at most."""
-
-
-def shows_issn(tree: etree._Element, html: str) -> bool:
-    """Whether a visible text node of ``tree`` (the tree of ``html``) holds a valid ISSN: its visible text then
-    holds it too. The text nodes holding the first ISSNs written in the HTML are looked up (a search of the tree
-    for a string, in C) and their elements checked, rather than the whole visible text read; False says only that
-    none of those is visible (an ISSN written with an entity, or across elements, is found by reading the text)."""
-    looked_up: set[str] = set()
-    for match in valid_matches(html):
-        written = match[0]
-        if written in looked_up:
-            continue
-        looked_up.add(written)
-        if any(holds_issn(text) and _is_visible(text, tree) for text in _TEXTS_HOLDING(tree, written=written)):
-            return True
-        if len(looked_up) >= ISSNS_LOOKED_UP:
-            break
-    return False
-
-
-def _is_visible(text: Any, tree: etree._Element) -> bool:
-    """Whether a text node of ``tree`` (an lxml text result) is read by :func:`visible_text` of ``tree``: no
-    element between it and ``tree`` is unseen or hidden."""
-    owner = text.getparent()
-    if owner is not None and text.is_tail:
-        owner = owner.getparent()
-    while owner is not None and owner is not tree:
-        if owner.tag in UNSEEN_WITH_SCRIPTS or is_hidden(owner):
-            return False
-        owner = owner.getparent()
-    return owner is tree
 
 
 def _names_data(text: str) -> bool:

@@ -7,22 +7,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from journals.domain.issn import holds_issn
 from journals.pages.parsed import ParsedPage
 from journals.pages.script_signs import (
     _BUILDS,
     _PANEL_CONTROLS,
     _PLACEHOLDER_MARK,
     MIN_SCRIPT_LETTERS,
-    VisibleData,
     builds_page,
     may_hold_placeholder,
     names_journal_data,
     script_signs,
-    shows_issn,
 )
 from journals.replay.pages import DEFAULT_REAL_PAGES
-from lab.extraction.bench import sample_pages
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -167,42 +163,3 @@ def test_the_panel_controls_are_found_in_one_pass_as_four_searches_found_them() 
             assert _PANEL_CONTROLS(root) == _PANEL_UNION(root)
             found += len(_PANEL_CONTROLS(root))
     assert found >= 5
-
-
-@pytest.mark.parametrize(
-    ("body", "shown"),
-    [
-        ("<p>ISSN 0028-0836</p>", True),
-        ("<p hidden>ISSN 0028-0836</p>", False),
-        ('<div class="sr-only"><b>ISSN</b> 0028-0836</div>', False),
-        ("<noscript><p>ISSN 0028-0836</p></noscript>", False),
-        ("<script>var issn = '0028-0836';</script>", False),
-        ("<p><b hidden>x</b>ISSN 0028-0836</p>", True),  # the tail of a hidden element is its parent's, visible
-        ("<p><span hidden>x<i>y</i>ISSN 0028-0836</span></p>", False),  # the tail of a child inside a hidden one
-        ("<!-- 0028-0836 --><p>none</p>", False),
-        ("<p>No. 0028-0837</p>", False),  # no valid check digit
-    ],
-)
-def test_an_issn_is_shown_only_in_a_visible_text_node(body: str, shown: bool) -> None:
-    page = ParsedPage("http://site.example/j", f"<html><body>{body}</body></html>")
-    assert page.tree is not None
-    assert shows_issn(page.tree, page.text) is shown
-    assert names_journal_data(page) is shown
-
-
-def test_looking_up_the_issns_text_nodes_answers_as_reading_the_visible_text() -> None:
-    """Whether a page names journal data is answered as reading its whole visible text answers, on every saved
-    page and a sandbox page of each site (with the ISSN looked up first, or not)."""
-    pages = [path.read_bytes().decode("utf-8", "replace") for path in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))]
-    pages += [page.html for _, page in sample_pages(per_site=2)]
-    shown = 0
-    for html in pages:
-        page = ParsedPage("http://site.example/j", html)
-        if page.tree is None:
-            continue
-        visible = VisibleData(page.tree)
-        assert names_journal_data(page) == (holds_issn(visible.text) or visible.names_a_label)
-        if shows_issn(page.tree, page.text):
-            shown += 1
-            assert holds_issn(visible.text), page.text[:200]
-    assert shown >= 20
