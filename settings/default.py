@@ -17,9 +17,11 @@ ROBOTSTXT_OBEY = True
 ROBOTSTXT_MAX_BYTES = 500 * 1024  # a longer robots.txt is read on its first 500 kB, as Google reads it
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
-# Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (scrapy.utils.asyncio._parallel_asyncio);
-# a page here yields at most one item, so the default 100 only costs task churn: half a cache replay's CPU.
-CONCURRENT_ITEMS = 8
+# Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (scrapy.utils.asyncio._parallel_asyncio),
+# each taking the next request or item in turn. A page here yields at most one item, and yields it last (after its
+# requests), so one worker does what more would: a request is only scheduled (never awaited), and items of different
+# pages still go through the pipelines at once (each response has its own worker). More workers only cost tasks.
+CONCURRENT_ITEMS = 1
 DOWNLOAD_DELAY = 0
 # A crawl whose start URL is on the public web (a real publisher, not the sandbox on 127.0.0.1) runs politely: these
 # replace the defaults above at the spider's priority, so that -s or a settings module of one's own still wins.
