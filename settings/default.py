@@ -214,9 +214,24 @@ LISTING_MEMORY_CHARS = listings.DEFAULT_MAX_CHARS
 # parsed again from its text.
 PARSED_PAGES_CHARS = 8 * 1024 * 1024
 
-# A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
-# (journals.spidermiddlewares.resume); off without JOBDIR.
-SPIDER_MIDDLEWARES = {"journals.spidermiddlewares.resume.ResumeMiddleware": 50}
+# Scrapy's spider middlewares that work one request or item at a time run in one layer of the spider's output
+# (journals.spidermiddlewares.fused), each with its own code and settings, in Scrapy's order (priorities as
+# SPIDER_MIDDLEWARES_BASE gives them); one layer each would wrap every page's output in some twenty generators.
+FUSED_SPIDER_MIDDLEWARES = {
+    "scrapy.spidermiddlewares.start.StartSpiderMiddleware": 25,
+    "scrapy.spidermiddlewares.referer.RefererMiddleware": 700,
+    "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": 800,
+    "scrapy.spidermiddlewares.depth.DepthMiddleware": 900,
+    "scrapy.spidermiddlewares.metacopy.MetaCopyDetectionMiddleware": 1000,
+}
+SPIDER_MIDDLEWARES = {
+    **dict.fromkeys(FUSED_SPIDER_MIDDLEWARES),
+    # Nearer the spider than resume (50), as the fused middlewares' own priorities are.
+    "journals.spidermiddlewares.fused.FusedSpiderMiddleware": 500,
+    # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
+    # (journals.spidermiddlewares.resume); off without JOBDIR.
+    "journals.spidermiddlewares.resume.ResumeMiddleware": 50,
+}
 
 # The crawl's health check as it closes (journals.extensions.health): a source whose start page could not be
 # fetched or that yields no journal fails the crawl; so does one losing more than this fraction of its journals,
