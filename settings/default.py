@@ -1,5 +1,7 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
+from scrapy.settings.default_settings import EXTENSIONS_BASE as SCRAPY_EXTENSIONS
+
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.pages import listings, navigation
 from journals.vocabulary import core_attribute_names, metric_names
@@ -52,6 +54,14 @@ RATE_LIMIT_DECAY = 0.9
 REDIRECT_MAX_TIMES = 10
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False  # 2.19's RemoteControl runs submitted code on localhost: never on by default
+# Both are off, and out of Scrapy's base extensions so that their modules are not even imported (Scrapy imports
+# every extension named in EXTENSIONS, a None one too): RemoteControl's brings in aiohttp, a quarter of a second of
+# every crawl's start. To turn one on, name it in EXTENSIONS as well as setting its switch.
+EXTENSIONS_BASE = {
+    path: order
+    for path, order in SCRAPY_EXTENSIONS.items()
+    if path not in {"scrapy.extensions.remote_control.RemoteControl", "scrapy.extensions.telnet.TelnetConsole"}
+}
 FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
 # Scrapy's log formatter, without building the "Crawled"/"Scraped" DEBUG lines a log above DEBUG drops.
