@@ -114,7 +114,12 @@ FUSED = {
     "FUSED_SPIDER_MIDDLEWARES": default_settings.FUSED_SPIDER_MIDDLEWARES,
 }
 """The project's: the same middlewares fused."""
-COMPARED_STATS = ("request_depth_max", "urllength/request_ignored_count", "item_scraped_count", "response_received_count")
+COMPARED_STATS = (
+    "request_depth_max",
+    "urllength/request_ignored_count",
+    "item_scraped_count",
+    "response_received_count",
+)
 
 
 async def crawl(site_url: str, settings: dict[str, Any]) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
