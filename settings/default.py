@@ -66,8 +66,8 @@ FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
 # Scrapy's log formatter, without building the "Crawled"/"Scraped" DEBUG lines a log above DEBUG drops.
 LOG_FORMATTER = "journals.logformatter.QuietLogFormatter"
-# Scrapy's stats collector, without the Python-level attribute lookup of each stats call (journals.statscollectors).
-STATS_CLASS = "journals.statscollectors.CrawlStatsCollector"
+# Scrapy's stats collector, without the Python-level attribute lookup of each stats call (journals.extensions.stats).
+STATS_CLASS = "journals.extensions.stats.CrawlStatsCollector"
 
 # Where rows and cached pages go: any SQLAlchemy URL. DATABASE_URL in the environment wins (see journals.store).
 DATABASE_URL = "sqlite:///journals.db"

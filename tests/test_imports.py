@@ -53,11 +53,10 @@ SCRAPY_ROLES = (
     "journals.scheduler",
     "journals.spidermiddlewares",
     "journals.spiders",
-    "journals.statscollectors",
 )
 """Scrapy's components (commands, middlewares, pipelines, extensions, the scheduler's parts, spiders, the feed
-exporter, the log formatter, the stats collector), in folders named as Scrapy names its own (its ``exporters.py``,
-``logformatter.py`` and ``statscollectors.py`` modules, as Scrapy's are): thin over the
+exporter, the log formatter), in folders named as Scrapy names its own (its ``exporters.py`` and ``logformatter.py``
+modules, as Scrapy's are): thin over the
 pure code. The one hand-kept list of what is glue: a folder not named here (nor the sandbox) is pure."""
 SANDBOX = "journals.sandbox"
 
@@ -170,7 +169,7 @@ def test_scrapy_components_sit_in_their_role_folders():
     one of :data:`SCRAPY_ROLES` (the feed exporter, a module as Scrapy's own)."""
     loose = {module for module in MODULES if module.count(".") == 1 and module not in SCRAPY_ROLES}
     assert {module for module, names in external_imports(loose).items() if "scrapy" in names} == set()
-    modules = ("journals.exporters", "journals.logformatter", "journals.statscollectors")
+    modules = ("journals.exporters", "journals.logformatter")
     assert all(MODULES[role].name == "__init__.py" for role in SCRAPY_ROLES if role not in modules)
     assert set(PURE) >= {"journals.domain", "journals.pages", "journals.store", "journals.mdr"}
 

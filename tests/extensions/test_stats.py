@@ -1,5 +1,5 @@
-"""The crawl's stats collector keeps Scrapy's stats as Scrapy's collector does, with Python's plain attribute
-lookup."""
+"""The crawl's stats collector (``STATS_CLASS``) keeps Scrapy's stats as Scrapy's collector does, with Python's
+plain attribute lookup."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.misc import load_object
 from scrapy.utils.test import get_crawler
 
-from journals.statscollectors import CrawlStatsCollector
+from journals.extensions.stats import CrawlStatsCollector
 from settings import default as default_settings
 
 
