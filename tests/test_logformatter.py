@@ -28,19 +28,6 @@ def test_above_debug_nothing_is_built(page, level):
         assert QuietLogFormatter().scraped({"title": "T"}, response, Spider("s")) is None
 
 
-def test_under_scrapys_logging_a_handler_above_debug_means_nothing_is_built(page):
-    """Scrapy leaves its loggers and the root at NOTSET and gives ``LOG_LEVEL`` to its root handler."""
-    request, response = page
-    handler = logging.StreamHandler()
-    handler.setLevel(logging.INFO)
-    with _levels(logging.NOTSET), _root_handlers(handler):
-        assert logging.getLogger("scrapy.core.engine").isEnabledFor(logging.DEBUG)
-        assert QuietLogFormatter().crawled(request, response, Spider("s")) is None
-        assert QuietLogFormatter().scraped({"title": "T"}, response, Spider("s")) is None
-        handler.setLevel(logging.DEBUG)
-        assert QuietLogFormatter().crawled(request, response, Spider("s")) is not None
-
-
 def test_at_debug_the_lines_are_scrapys(page):
     request, response = page
     spider = Spider("s")
@@ -65,17 +52,3 @@ def _levels(level: int) -> Iterator[None]:
     finally:
         for logger, old in zip(loggers, saved, strict=True):
             logger.setLevel(old)
-
-
-@contextlib.contextmanager
-def _root_handlers(*handlers: logging.Handler) -> Iterator[None]:
-    """Give the root logger these handlers alone, and no level (NOTSET), for a block: Scrapy's set-up."""
-    root = logging.getLogger()
-    saved, level = root.handlers[:], root.level
-    root.handlers[:] = handlers
-    root.setLevel(logging.NOTSET)
-    try:
-        yield
-    finally:
-        root.handlers[:] = saved
-        root.setLevel(level)
