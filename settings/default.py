@@ -1,5 +1,7 @@
 """Default settings: a local SQLite file, the page cache in the same file, polite crawling."""
 
+from scrapy.settings.default_settings import EXTENSIONS_BASE as SCRAPY_EXTENSIONS
+
 from journals.mdr import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
 from journals.pages import listings, navigation
 from journals.vocabulary import core_attribute_names, metric_names
@@ -17,9 +19,11 @@ ROBOTSTXT_OBEY = True
 ROBOTSTXT_MAX_BYTES = 500 * 1024  # a longer robots.txt is read on its first 500 kB, as Google reads it
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 8
-# Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (scrapy.utils.asyncio._parallel_asyncio);
-# a page here yields at most one item, so the default 100 only costs task churn: half a cache replay's CPU.
-CONCURRENT_ITEMS = 8
+# Scrapy starts CONCURRENT_ITEMS worker tasks for every response's output (scrapy.utils.asyncio._parallel_asyncio),
+# each taking the next request or item in turn. A page here yields at most one item, and yields it last (after its
+# requests), so one worker does what more would: a request is only scheduled (never awaited), and items of different
+# pages still go through the pipelines at once (each response has its own worker). More workers only cost tasks.
+CONCURRENT_ITEMS = 1
 DOWNLOAD_DELAY = 0
 # A crawl whose start URL is on the public web (a real publisher, not the sandbox on 127.0.0.1) runs politely: these
 # replace the defaults above at the spider's priority, so that -s or a settings module of one's own still wins.
@@ -50,10 +54,20 @@ RATE_LIMIT_DECAY = 0.9
 REDIRECT_MAX_TIMES = 10
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False  # 2.19's RemoteControl runs submitted code on localhost: never on by default
+# Both are off, and out of Scrapy's base extensions so that their modules are not even imported (Scrapy imports
+# every extension named in EXTENSIONS, a None one too): RemoteControl's brings in aiohttp, a quarter of a second of
+# every crawl's start. To turn one on, name it in EXTENSIONS as well as setting its switch.
+EXTENSIONS_BASE = {
+    path: order
+    for path, order in SCRAPY_EXTENSIONS.items()
+    if path not in {"scrapy.extensions.remote_control.RemoteControl", "scrapy.extensions.telnet.TelnetConsole"}
+}
 FEED_EXPORT_ENCODING = "utf-8"
 LOG_LEVEL = "INFO"
 # Scrapy's log formatter, without building the "Crawled"/"Scraped" DEBUG lines a log above DEBUG drops.
 LOG_FORMATTER = "journals.logformatter.QuietLogFormatter"
+# Scrapy's stats collector, without the Python-level attribute lookup of each stats call (journals.extensions.stats).
+STATS_CLASS = "journals.extensions.stats.CrawlStatsCollector"
 
 # Where rows and cached pages go: any SQLAlchemy URL. DATABASE_URL in the environment wins (see journals.store).
 DATABASE_URL = "sqlite:///journals.db"
@@ -217,9 +231,24 @@ LISTING_MEMORY_CHARS = listings.DEFAULT_MAX_CHARS
 # parsed again from its text.
 PARSED_PAGES_CHARS = 8 * 1024 * 1024
 
-# A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
-# (journals.spidermiddlewares.resume); off without JOBDIR.
-SPIDER_MIDDLEWARES = {"journals.spidermiddlewares.resume.ResumeMiddleware": 50}
+# Scrapy's spider middlewares that work one request or item at a time run in one layer of the spider's output
+# (journals.spidermiddlewares.fused), each with its own code and settings, in Scrapy's order (priorities as
+# SPIDER_MIDDLEWARES_BASE gives them); one layer each would wrap every page's output in some twenty generators.
+FUSED_SPIDER_MIDDLEWARES = {
+    "scrapy.spidermiddlewares.start.StartSpiderMiddleware": 25,
+    "scrapy.spidermiddlewares.referer.RefererMiddleware": 700,
+    "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": 800,
+    "scrapy.spidermiddlewares.depth.DepthMiddleware": 900,
+    "scrapy.spidermiddlewares.metacopy.MetaCopyDetectionMiddleware": 1000,
+}
+SPIDER_MIDDLEWARES = {
+    **dict.fromkeys(FUSED_SPIDER_MIDDLEWARES),
+    # Nearer the spider than resume (50), as the fused middlewares' own priorities are.
+    "journals.spidermiddlewares.fused.FusedSpiderMiddleware": 500,
+    # A JOBDIR resume after a crash or an outage walks the listings again and requests every journal not stored yet
+    # (journals.spidermiddlewares.resume); off without JOBDIR.
+    "journals.spidermiddlewares.resume.ResumeMiddleware": 50,
+}
 
 # The crawl's health check as it closes (journals.extensions.health): a source whose start page could not be
 # fetched or that yields no journal fails the crawl; so does one losing more than this fraction of its journals,

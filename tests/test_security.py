@@ -69,6 +69,8 @@ def test_remote_access_services_are_off(module: str) -> None:
     assert settings.getbool("TELNETCONSOLE_ENABLED") is False
     assert settings.getbool("REMOTE_CONTROL_ENABLED") is False
     assert settings.getbool("ROBOTSTXT_OBEY") is True
+    extensions = settings.get_component_priority_dict_with_base("EXTENSIONS")
+    assert not {name for name in extensions if name.endswith((".RemoteControl", ".TelnetConsole"))}, "not even loaded"
 
 
 def test_a_crawl_stays_on_its_site_and_obeys_robots_txt(tmp_path: Path) -> None:

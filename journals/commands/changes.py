@@ -13,17 +13,18 @@ import argparse
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from journals.exporters import exporter_for, feed_path_problem, write_rows
 from journals.extensions.interruption import INTERRUPTED_EXIT_CODE
-from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database
-from journals.store.table_io import History, Snapshot, read_history
 from journals.table.changes import CHANGE_FIELDS, Change, changes, counts
+
+if TYPE_CHECKING:
+    from journals.store.table_io import History, Snapshot
 
 SHOWN = 20
 """How many changes the command prints (the feed holds them all)."""
@@ -64,6 +65,10 @@ class Command(ScrapyCommand):
             engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
+        # Imported here, not with the module: Scrapy imports every command's module for every command.
+        from journals.journal_table import latest_table
+        from journals.store.table_io import read_history
+
         try:
             try:
                 latest_table(engine)

@@ -19,9 +19,7 @@ from scrapy.exceptions import UsageError
 
 from journals.exporters import exporter_for, feed_path_problem, write_rows
 from journals.extensions.interruption import INTERRUPTED_EXIT_CODE
-from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database
-from journals.store.table_io import history_rows
 from journals.table.columns import table_columns
 
 HISTORY_FIELDS = ("key", "title", "attribute", "value", "year", "sources", "first_seen_at", "last_seen_at")
@@ -64,6 +62,10 @@ class Command(ScrapyCommand):
             engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
+        # Imported here, not with the module: Scrapy imports every command's module for every command.
+        from journals.journal_table import latest_table
+        from journals.store.table_io import history_rows
+
         try:
             try:
                 table = latest_table(engine)

@@ -15,20 +15,17 @@ import json
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
 from journals.exporters import exporter_for, feed_path_problem, write_rows
-from journals.integration.crawled import integration_inputs, integration_rows
-from journals.integration.evaluation import evaluate, label_vocabulary
-from journals.integration.fusion import conflicts
-from journals.integration.integrator import Integrated, integrate
-from journals.journal_table import latest_table
 from journals.store import DatabaseError, database_url, open_database
-from journals.store.integration_io import cached_pages, crawled_rows, save_integration
 from journals.table.columns import table_columns
+
+if TYPE_CHECKING:
+    from journals.integration.integrator import Integrated
 
 
 class Command(ScrapyCommand):
@@ -68,6 +65,13 @@ class Command(ScrapyCommand):
             engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
+        # Imported here, not with the module: Scrapy imports every command's module for every command.
+        from journals.integration.crawled import integration_inputs, integration_rows
+        from journals.integration.evaluation import evaluate, label_vocabulary
+        from journals.integration.integrator import integrate
+        from journals.journal_table import latest_table
+        from journals.store.integration_io import cached_pages, crawled_rows, save_integration
+
         journals, values = crawled_rows(engine)
         inputs = integration_inputs(journals, values, label_vocabulary(), partial(cached_pages, engine))
         result = integrate(inputs.records, inputs.attributes)
@@ -88,6 +92,8 @@ class Command(ScrapyCommand):
 
 def summary(result: Integrated, candidate_sources: list[str]) -> str:
     """The short report: sources, journals linked, mappings found, conflicts resolved."""
+    from journals.integration.fusion import conflicts
+
     sources = sorted({a.source for a in result.attributes.values()} | {s for v in result.sources.values() for s in v})
     linked = sum(len(keys) > 1 for keys in result.linkage.clusters)
     lines = [

@@ -17,10 +17,7 @@ from typing import Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from journals.extraction.evaluation import evaluate
-from journals.report import read_summary, render_report
 from journals.store import DatabaseError, database_url, open_database
-from journals.store.table_io import read_history
 
 
 class Command(ScrapyCommand):
@@ -57,6 +54,11 @@ class Command(ScrapyCommand):
             engine = open_database(database_url(self.settings), must_exist=True)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
+        # Imported here, not with the module: Scrapy imports every command's module for every command.
+        from journals.extraction.evaluation import evaluate
+        from journals.report import read_summary, render_report
+        from journals.store.table_io import read_history
+
         summary = read_summary(engine)
         history = read_history(engine)
         engine.dispose()

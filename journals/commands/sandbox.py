@@ -9,6 +9,9 @@ their scripts write is in the served HTML, at the same URLs, with the same truth
 ``--traps`` serves the traps world instead (:mod:`journals.sandbox.traps`): small sites that are hostile by shape
 (escaping redirects, endless pagination, session ids, calendars, nested sub-letters), and an outside listener on
 another port that counts the requests a crawl must never make; on exit it prints how many reached outside.
+
+The sandbox and the replay proxy are imported when the command runs: Scrapy imports every command's module at the
+start of every command, ``scrapy crawl`` included.
 """
 
 from __future__ import annotations
@@ -24,15 +27,6 @@ from typing import Any, ClassVar
 
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
-
-from journals.replay.pages import load_saved_pages
-from journals.replay.proxy import ReplayServer
-from journals.sandbox.faults import FaultPlan
-from journals.sandbox.outside import TrapsWorld
-from journals.sandbox.server import SandboxServer
-from journals.sandbox.traps import traps_truth
-from journals.sandbox.truth import write_truth
-from journals.sandbox.web import SandboxWeb
 
 
 class Command(ScrapyCommand):
@@ -102,6 +96,11 @@ class Command(ScrapyCommand):
         if opts.traps:
             self._traps(opts)
             return
+        from journals.sandbox.faults import FaultPlan
+        from journals.sandbox.server import SandboxServer
+        from journals.sandbox.truth import write_truth
+        from journals.sandbox.web import SandboxWeb
+
         web = SandboxWeb(seed=opts.seed, size=opts.journals, edition=opts.edition, prerendered=opts.prerendered)
         faults = FaultPlan(opts.seed, opts.fault_rate, opts.fault_timeout) if opts.faults else None
         try:
@@ -121,6 +120,9 @@ class Command(ScrapyCommand):
         requests reached outside."""
         if opts.faults:
             raise UsageError("--traps and --faults are two worlds: choose one")
+        from journals.sandbox.outside import TrapsWorld
+        from journals.sandbox.traps import traps_truth
+
         try:
             world = TrapsWorld.bind(seed=opts.seed, port=opts.port)
         except OSError as error:
@@ -148,6 +150,9 @@ class Command(ScrapyCommand):
 
     def _replay(self, opts: argparse.Namespace) -> None:
         """Serve the saved pages as a forward proxy until SIGINT or SIGTERM."""
+        from journals.replay.pages import load_saved_pages
+        from journals.replay.proxy import ReplayServer
+
         try:
             saved = load_saved_pages(opts.replay)
         except (OSError, ValueError, KeyError) as error:

@@ -25,6 +25,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
+from scrapy import signals
 from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -72,6 +73,13 @@ class ScopeMiddleware(OffsiteMiddleware):
             self._judged_spider = spider
             self._scoped_spider = spider if isinstance(spider, ScopedSpider) else None
         return self._scoped_spider
+
+    def spider_opened(self, spider: Spider) -> None:
+        """Scrapy's set-up; for a spider with a scope, no receiver of ``request_scheduled`` (it would do nothing, for
+        every request of the crawl)."""
+        super().spider_opened(spider)
+        if self._scoped(spider) is not None:
+            self.crawler.signals.disconnect(self.request_scheduled, signal=signals.request_scheduled)
 
     def request_scheduled(self, request: Request, spider: Spider) -> None:
         """Let every request of a spider with a scope be queued: it is judged when downloaded (see the module's

@@ -11,6 +11,9 @@ on the reactor; the project's spiders parse every page anyway, in their analysis
 :class:`ParsedMetaRefreshMiddleware` leaves the responses of such a spider (a :class:`MetaRefreshSpider`) alone and
 decides, as Scrapy does, on the refresh the spider read off the parsed page (:mod:`journals.pages.meta_refresh`);
 any other spider's responses are scanned as Scrapy scans them.
+
+Both set a redirect's ``Referer`` with the crawl's ``RefererMiddleware``, as Scrapy's do, also when that middleware
+runs fused (:mod:`journals.spidermiddlewares.fused`), where Scrapy's own lookup would not find it.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ import logging
 from typing import Any, Protocol, runtime_checkable
 
 from scrapy import Request, Spider
-from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware, RedirectMiddleware
+from scrapy.downloadermiddlewares.redirect import BaseRedirectMiddleware, MetaRefreshMiddleware, RedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse, Response
+from scrapy.spidermiddlewares.referer import RefererMiddleware
 from scrapy.utils.httpobj import urlparse_cached
 
 from journals.pages.scope import canonical_url
+from journals.spidermiddlewares.fused import spider_middleware
 
 REDIRECT_LOOP = "redirect loop"
 """The reason of the ``IgnoreRequest`` of a redirect back to a URL its chain has passed."""
@@ -32,7 +37,19 @@ REDIRECT_LOOP = "redirect loop"
 logger = logging.getLogger(__name__)
 
 
-class RedirectLoopMiddleware(RedirectMiddleware):
+class FusedRefererRedirects(BaseRedirectMiddleware):
+    """Scrapy's redirect middleware, finding the ``RefererMiddleware`` that sets a redirect's ``Referer`` among the
+    fused spider middlewares too."""
+
+    def _engine_started(self) -> None:
+        """Take the crawl's ``RefererMiddleware``, fused or not; Scrapy's own lookup (and its warning that the
+        ``Referer`` is dropped on redirects) when there is none."""
+        self._referer_spider_middleware = spider_middleware(self.crawler, RefererMiddleware)
+        if self._referer_spider_middleware is None:
+            super()._engine_started()
+
+
+class RedirectLoopMiddleware(FusedRefererRedirects, RedirectMiddleware):
     """``DOWNLOADER_MIDDLEWARES`` entry in place of Scrapy's ``RedirectMiddleware``: the same redirects, but one back
     to a URL the chain already passed (its canonical form) ends the chain as a redirect loop."""
 
@@ -54,7 +71,7 @@ class MetaRefreshSpider(Protocol):
     """True: the spider reads meta refreshes itself."""
 
 
-class ParsedMetaRefreshMiddleware(MetaRefreshMiddleware):
+class ParsedMetaRefreshMiddleware(FusedRefererRedirects, MetaRefreshMiddleware):
     """``DOWNLOADER_MIDDLEWARES`` entry in place of Scrapy's ``MetaRefreshMiddleware``; see the module's docstring.
 
     Its settings are Scrapy's: ``METAREFRESH_ENABLED``, ``METAREFRESH_MAXDELAY``, ``METAREFRESH_IGNORE_TAGS``,

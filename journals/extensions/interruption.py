@@ -45,19 +45,13 @@ class InterruptionExtension:
     def __init__(self, crawler: Crawler) -> None:
         """Keep the crawler, whose stats get the mark."""
         self.crawler = crawler
-        self.items = 0
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        """Connect to ``item_scraped`` (the items so far, for the message) and ``spider_closed``."""
+        """Connect to ``spider_closed`` (the items so far, for the message, are Scrapy's ``item_scraped_count``)."""
         extension = cls(crawler)
-        crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         return extension
-
-    def item_scraped(self, item: Any) -> None:
-        """Count one item."""
-        self.items += 1
 
     def spider_closed(self, spider: Any, reason: str) -> None:
         """Mark and report a crawl closed with an interrupted reason."""
@@ -69,6 +63,6 @@ class InterruptionExtension:
             "Crawl interrupted (%s) after %d items: the rows written so far stay in the database; feeds keep their "
             "previous contents; not compared with the last crawl; exit status %d",
             reason,
-            self.items,
+            self.crawler.stats.get_value("item_scraped_count", 0),
             INTERRUPTED_EXIT_CODE,
         )

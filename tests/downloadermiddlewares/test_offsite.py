@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 import scrapy
+from pydispatch.dispatcher import getAllReceivers, liveReceivers
+from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_f_from_coro_f
 from scrapy.utils.test import get_crawler
@@ -85,3 +87,16 @@ async def test_a_spider_without_a_scope_gets_scrapys_own_offsite_rule() -> None:
                 await middleware.process_request(scrapy.Request(url))
         else:
             assert await middleware.process_request(scrapy.Request(url)) is None
+
+
+def test_only_a_spider_without_a_scope_has_its_requests_judged_as_they_are_scheduled() -> None:
+    """A scoped spider's requests are judged when downloaded: nothing listens for their scheduling."""
+    plain = type("Plain", (scrapy.Spider,), {"name": "plain"})
+    for spider_class, listens in ((PublisherSpider, False), (plain, True)):
+        crawler = get_crawler(spider_class)
+        kwargs = {"start_url": "http://publisher.example/"} if spider_class is PublisherSpider else {}
+        crawler.spider = spider_class.from_crawler(crawler, **kwargs)
+        middleware = ScopeMiddleware.from_crawler(crawler)
+        middleware.spider_opened(crawler.spider)
+        receivers = list(liveReceivers(getAllReceivers(crawler.signals.sender, signals.request_scheduled)))
+        assert (middleware.request_scheduled in receivers) is listens
