@@ -108,7 +108,7 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
     return runs
 
 
-def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> list[Region]:
+def _ident_drs(size: int, runs: dict[int, dict[int, _Runs]]) -> list[tuple[int, int, int]]:
     """IdentDRs (Figure 8) from ``start = 0``, its tail recursion written as a loop.
 
     For each k and each phase f = start..start+k-1 the candidate is the first run of similar pairs at
@@ -116,7 +116,7 @@ def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> lis
     (so ties go to the smallest k, the paper's "smallest length that covers the region"). Only the k
     and phases with a run of similar pairs are looked at.
     """
-    regions: list[Region] = []
+    regions: list[tuple[int, int, int]] = []
     start = 0
     while start < size:
         best: tuple[int, int, int] | None = None  # (k, start, count)
@@ -135,7 +135,7 @@ def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> lis
                     best = (k, run_start, count)
         if best is None:
             break
-        regions.append(Region(parent, *best))
+        regions.append(best)
         start = best[1] + best[2]
     return regions
 
@@ -177,6 +177,9 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     """
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
+    # Per shape of a node's children (their tag strings, laid end to end, and where each starts), the regions
+    # IdentDRs finds among them: the comparisons depend on nothing else, and a list's records repeat their shapes.
+    spans_by_shape: dict[tuple[str, tuple[int, ...]], list[tuple[int, int, int]]] = {}
     children, ends, tokens, parents = tree.children, tree.ends, tree.tokens, tree.parents
     carrying = bytearray(len(ends))  # per node, whether one of its children is in ``found``
     # The nodes of height 3 or more (TreeDepth >= 3): the parents of the nodes with children (the root's parent aside).
@@ -195,8 +198,13 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
             right = _slices_similar(tokens, second, third, ends[third], threshold)
             own = [Region(node, 1, 0 if left else 1, 2 + (left and right))] if left or right else []
         else:
-            runs = _comb_comp(tree, kids, max_k, threshold)
-            own = _ident_drs(node, len(kids), runs) if runs else []
+            first = kids[0]
+            shape = (tokens[first : ends[kids[-1]]], tuple(map(first.__rsub__, kids)))
+            spans = spans_by_shape.get(shape)
+            if spans is None:
+                runs = _comb_comp(tree, kids, max_k, threshold)
+                spans = spans_by_shape[shape] = _ident_drs(len(kids), runs) if runs else []
+            own = [Region(node, *span) for span in spans]
         lists = _rising_regions(kids, own, found, nested) if carrying[node] else []
         if not lists and not own:
             continue

@@ -65,7 +65,7 @@ def _reference_find_all_regions(tree, max_k, threshold):
                 found[node] = found.pop(kids[0])
             continue
         runs = _reference_comb_comp(tree, kids, max_k, threshold)
-        own = regions._ident_drs(node, len(kids), runs) if runs else []
+        own = [Region(node, *span) for span in regions._ident_drs(len(kids), runs)] if runs else []
         lists = regions._rising_regions(kids, own, found, nested)
         if lists or own:
             found[node] = [region for found_list in lists for region in found_list] + own
