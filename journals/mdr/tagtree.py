@@ -26,7 +26,6 @@ OPAQUE_TAGS = frozenset({"svg", "math"})
 _SPECIAL_TAGS = IGNORED_TAGS | OPAQUE_TAGS | {etree.Entity}
 """The tags whose subtree the walk skips: left-out and opaque elements, and entity references (whose tag is no name)."""
 
-_TOKEN_BASE = 0x100  # one character per tag name, outside ASCII so no tag can look like another
 
 
 @dataclass
@@ -70,7 +69,9 @@ class TagTree:
         built.
         """
         walk = _walk(root, keep_elements)
-        tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(walk.tags))}
+        # the n-th tag name met is chr(n): a page's tokens fit one byte each (up to 256 names), so slicing, comparing and
+        # rapidfuzz's distance work on the narrowest strings
+        tag_chars = {tag: chr(number) for number, tag in enumerate(dict.fromkeys(walk.tags))}
         tokens = "".join(map(tag_chars.__getitem__, walk.tags))
         tree = cls(walk.elements, tokens, walk.ends, walk.children)
         tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in tag_chars.items()}
