@@ -185,13 +185,25 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     # The nodes of height 3 or more (TreeDepth >= 3): the parents of the nodes with children (the root's parent aside).
     deep = set(map(parents.__getitem__, compress(range(len(ends)), children)))
     deep.discard(-1)
+    distance = Levenshtein.distance
     for node in sorted(deep, reverse=True):
         kids = children[node]
         if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are (see below)
             continue
-        if len(kids) == 2:  # most nodes: one comparison, one possible region
+        if len(kids) == 2:  # most nodes: one comparison (:func:`_slices_similar` inline), one possible region
             first, second = kids
-            own = [Region(node, 1, 0, 2)] if _slices_similar(tokens, first, second, ends[second], threshold) else []
+            end = ends[second]
+            len_a, len_b = second - first, end - second
+            cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
+            if (len_a - len_b if len_a > len_b else len_b - len_a) <= cutoff and (
+                (first_string := tokens[first:second]) == (second_string := tokens[second:end])
+                or distance(first_string, second_string, score_cutoff=cutoff) <= cutoff
+            ):
+                own = [Region(node, 1, 0, 2)]
+            elif carrying[node]:
+                own = []
+            else:
+                continue
         elif len(kids) == 3:  # k = 1 only: two comparisons
             first, second, third = kids
             left = _slices_similar(tokens, first, second, third, threshold)
