@@ -28,13 +28,13 @@ class Region(NamedTuple):
 def similar(a: str, b: str, threshold: float) -> bool:
     """Whether two tag strings are within normalised edit distance ``threshold`` (distance / mean length).
 
-    Rejects on length first (the distance is at least the length difference), then lets rapidfuzz stop
-    at the cutoff: above it rapidfuzz returns ``cutoff + 1``, never the true distance.
+    Rejects on length first (the distance is at least the length difference); equal strings are similar without
+    rapidfuzz, which otherwise stops at the cutoff: above it it returns ``cutoff + 1``, never the true distance.
     """
     cutoff = int(threshold * (len(a) + len(b)) / 2 + 1e-9)
     if abs(len(a) - len(b)) > cutoff:
         return False
-    return Levenshtein.distance(a, b, score_cutoff=cutoff) <= cutoff
+    return a == b or Levenshtein.distance(a, b, score_cutoff=cutoff) <= cutoff
 
 
 def _slices_similar(tokens: str, start: int, middle: int, end: int, threshold: float) -> bool:

@@ -237,10 +237,15 @@ def _number_children(tree: TagTree, parent: int) -> None:
     element has: the same-named siblings ``getpath`` counts are the same.
     """
     siblings = tree.children[parent]
-    tags = list(map(tree._tag_names.__getitem__, map(tree.tokens.__getitem__, siblings)))
+    parent_path, paths = tree._paths[parent], tree._paths
+    chars = list(map(tree.tokens.__getitem__, siblings))
+    if len(chars) > 1 and chars.count(chars[0]) == len(chars):  # one tag for all (a list's items): numbered in turn
+        prefix = f"{parent_path}/{tree._tag_names[chars[0]]}["
+        paths.update(zip(siblings, [f"{prefix}{number}]" for number in range(1, len(chars) + 1)]))
+        return
+    tags = list(map(tree._tag_names.__getitem__, chars))
     totals = Counter(tags)
     seen: dict[str, int] = {}
-    parent_path, paths = tree._paths[parent], tree._paths
     for child, tag in zip(siblings, tags, strict=True):
         if totals[tag] > 1:
             seen[tag] = number = seen.get(tag, 0) + 1
