@@ -162,6 +162,34 @@ def _rising_regions(
     return lists
 
 
+def _own_regions(
+    tree: TagTree,
+    node: int,
+    max_k: int,
+    threshold: float,
+    spans_by_shape: dict[tuple[str, tuple[int, ...]], list[tuple[int, int, int]]],
+) -> list[Region]:
+    """IdentDRs among the children of a node of three children or more.
+
+    Three children need two comparisons (k = 1 only). More are compared by CombComp once per shape: what IdentDRs
+    finds among them depends on their tag strings alone, so ``spans_by_shape`` keeps it per tag strings laid end to
+    end and where each child starts (a list's records repeat their shapes).
+    """
+    kids, tokens, ends = tree.children[node], tree.tokens, tree.ends
+    if len(kids) == 3:
+        first, second, third = kids
+        left = _slices_similar(tokens, first, second, third, threshold)
+        right = _slices_similar(tokens, second, third, ends[third], threshold)
+        return [Region(node, 1, 0 if left else 1, 2 + (left and right))] if left or right else []
+    first = kids[0]
+    shape = (tokens[first : ends[kids[-1]]], tuple(map(first.__rsub__, kids)))
+    spans = spans_by_shape.get(shape)
+    if spans is None:
+        runs = _comb_comp(tree, kids, max_k, threshold)
+        spans = spans_by_shape[shape] = _ident_drs(len(kids), runs) if runs else []
+    return [Region(node, *span) for span in spans]
+
+
 def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
     """FindDRs over the whole tree: the root's data regions, uncovered ones of descendants included."""
     return find_all_regions(tree, max_k, threshold)[0]
@@ -177,8 +205,7 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     """
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
-    # Per shape of a node's children (their tag strings, laid end to end, and where each starts), the regions
-    # IdentDRs finds among them: the comparisons depend on nothing else, and a list's records repeat their shapes.
+    # IdentDRs' regions per shape of a node's children (see _own_regions)
     spans_by_shape: dict[tuple[str, tuple[int, ...]], list[tuple[int, int, int]]] = {}
     children, ends, tokens, parents = tree.children, tree.ends, tree.tokens, tree.parents
     carrying = bytearray(len(ends))  # per node, whether one of its children is in ``found``
@@ -204,19 +231,8 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
                 own = []
             else:
                 continue
-        elif len(kids) == 3:  # k = 1 only: two comparisons
-            first, second, third = kids
-            left = _slices_similar(tokens, first, second, third, threshold)
-            right = _slices_similar(tokens, second, third, ends[third], threshold)
-            own = [Region(node, 1, 0 if left else 1, 2 + (left and right))] if left or right else []
         else:
-            first = kids[0]
-            shape = (tokens[first : ends[kids[-1]]], tuple(map(first.__rsub__, kids)))
-            spans = spans_by_shape.get(shape)
-            if spans is None:
-                runs = _comb_comp(tree, kids, max_k, threshold)
-                spans = spans_by_shape[shape] = _ident_drs(len(kids), runs) if runs else []
-            own = [Region(node, *span) for span in spans]
+            own = _own_regions(tree, node, max_k, threshold, spans_by_shape)
         lists = _rising_regions(kids, own, found, nested) if carrying[node] else []
         if not lists and not own:
             continue
@@ -231,9 +247,8 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
         found[holder] = merged
         if holder:
             carrying[parents[holder]] = 1
-    root_regions = found.get(0, [])
-    for node, regions in found.items():
-        if node != 0:
-            nested.extend(regions)
+    root_regions = found.pop(0, [])
+    for regions in found.values():
+        nested.extend(regions)
     order = lambda region: (region.parent, region.start)  # noqa: E731
     return sorted(root_regions, key=order), sorted(nested, key=order)

@@ -69,8 +69,8 @@ class TagTree:
         built.
         """
         walk = _walk(root, keep_elements)
-        # the n-th tag name met is chr(n): a page's tokens fit one byte each (up to 256 names), so slicing, comparing and
-        # rapidfuzz's distance work on the narrowest strings
+        # the n-th tag name met is chr(n): a page's tokens fit one byte each (up to 256 names), so slicing,
+        # comparing and rapidfuzz's distance work on the narrowest strings
         tag_chars = {tag: chr(number) for number, tag in enumerate(dict.fromkeys(walk.tags))}
         tokens = "".join(map(tag_chars.__getitem__, walk.tags))
         tree = cls(walk.elements, tokens, walk.ends, walk.children)
@@ -241,7 +241,7 @@ def _number_children(tree: TagTree, parent: int) -> None:
     chars = list(map(tree.tokens.__getitem__, siblings))
     if len(chars) > 1 and chars.count(chars[0]) == len(chars):  # one tag for all (a list's items): numbered in turn
         prefix = f"{parent_path}/{tree._tag_names[chars[0]]}["
-        paths.update(zip(siblings, [f"{prefix}{number}]" for number in range(1, len(chars) + 1)]))
+        paths.update(zip(siblings, [f"{prefix}{number}]" for number in range(1, len(chars) + 1)], strict=True))
         return
     tags = list(map(tree._tag_names.__getitem__, chars))
     totals = Counter(tags)

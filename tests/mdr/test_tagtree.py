@@ -199,3 +199,17 @@ def test_walk_is_the_reference_tree_on_labelled_pages(name):
         tree._pieces, tree._firsts, tree._lasts,
     )
     assert found == _reference_tree(root)
+
+
+def test_more_tag_names_than_one_byte_holds_keep_every_tag_apart():
+    """Tokens are one character per tag name; past 256 names they are wider, and still one name each."""
+    names = [f"x-tag{number}" for number in range(300)]
+    items = "".join(f"<{name}><b>{number}</b></{name}>" for number, name in enumerate(names))
+    root = parse_html(f"<html><body><div>{items}</div><ul><li>a</li><li>b</li><li>c</li></ul></body></html>")
+    tree = TagTree.build(root)
+    assert [tree.tag(node) for node in range(len(tree.tokens))] == [element.tag for element in tree.elements]
+    assert len(set(tree.tokens)) == len({element.tag for element in tree.elements}) == 300 + 6
+    assert tree.tokens[3 : tree.ends[3]] != tree.tokens[5 : tree.ends[5]]  # x-tag0 b, x-tag1 b
+    getpath = root.getroottree().getpath
+    assert [tree.xpath(node) for node in range(len(tree.tokens))] == list(map(getpath, tree.elements))
+    assert tree.within("li").count(1) == 3
