@@ -218,7 +218,9 @@ def _kept(k: int, count: int, score: int, tags: int, is_nested: bool) -> bool:
 
 
 def _record_text(tree: TagTree, nodes: list[int]) -> str:
-    return " ".join(filter(None, (tree.text(node) for node in nodes)))
+    if len(nodes) == 1:  # most records: the node's own text
+        return tree.text(nodes[0])
+    return " ".join(filter(None, map(tree.text, nodes)))
 
 
 def _describe(
