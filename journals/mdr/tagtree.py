@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import NamedTuple
 
 from lxml import etree
@@ -23,8 +23,9 @@ IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
 OPAQUE_TAGS = frozenset({"svg", "math"})
 """Elements kept as leaves: an icon's or a formula's drawing (10% of today's elements) is no record structure."""
 
-_SPECIAL_TAGS = IGNORED_TAGS | OPAQUE_TAGS | {etree.Entity}
-"""The tags whose subtree the walk skips: left-out and opaque elements, and entity references (whose tag is no name)."""
+_NOT_NODES = IGNORED_TAGS | OPAQUE_TAGS | {etree.Comment, etree.PI, etree.Entity}
+"""The tags of what the walk makes no node of, or no node with children: left-out and opaque elements, comments,
+processing instructions and entity references (whose tags are lxml's factories, not names)."""
 
 
 
@@ -164,17 +165,18 @@ class _Walk(NamedTuple):
     lasts: list[int]
 
 
-def _walk(root: etree._Element, keep_elements: bool) -> _Walk:
+def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912, PLR0915  # one loop, all local
     """The kept elements under ``root`` in preorder, their tags, parents, children and subtree ends, and the
-    page's text, in one walk of lxml's start and end events (``iterwalk``).
+    page's text, in one pass of lxml's preorder iterator (``iter``: one step per node, no end events).
 
-    The nodes still open are kept on a stack, so a node's parent is the top of the stack when it starts, and its
-    subtree end and its last text piece are known when it ends. A left-out element (script, style, …) or an opaque
-    one (svg, math) has its subtree skipped inside lxml, without a proxy for any element under it; only the open
-    elements' proxies are alive at any time. Texts and tails are laid out in document order: a node's text when it
-    starts, its tail when it ends, so a node's text is one slice of the pieces. The tail of a comment, a script, …
-    still belongs where it stands; pieces of whitespace only are left out (they would collapse into the joining
-    spaces). One loop with everything local: it runs twice per element.
+    The nodes still open are kept on a stack with the children each has left to come (``len`` counts an element's
+    children, comments and processing instructions included, exactly the nodes ``iter`` yields under it), so a
+    node's parent is the top of the stack when it comes, and its subtree end and last text piece are known once its
+    last child is done. A left-out element (script, style, …) or an opaque one (svg, math) has the nodes under it
+    passed over without a look. Texts and tails are laid out in document order: a node's text when it comes, its
+    tail when it is done, so a node's text is one slice of the pieces. The tail of a comment, a script, … still
+    belongs where it stands; pieces of whitespace only are left out (they would collapse into the joining spaces).
+    One loop with everything local: it runs once per node.
     """
     walk = _Walk([root] if keep_elements else [], [root.tag], [-1], [[]], [0], [], [0], [0])
     elements, tags, parents, children, ends, pieces, firsts, lasts = walk
@@ -183,50 +185,61 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:
         pieces.append(text)
     # counted, not measured: a count is read far more often than it grows, and the same int is stored each time
     piece_count, size = len(pieces), 1
-    events = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
-    skip_subtree = events.skip_subtree
-    next(events)  # the root's start
-    open_nodes = [0]  # per open element, its node, or -1 for a left-out one
-    current, siblings = 0, children[0]  # the innermost open node and its children
-    for event, element in events:
-        if event == "start":
-            tag = element.tag
-            if tag in _SPECIAL_TAGS:
-                skip_subtree()
-                if tag not in OPAQUE_TAGS:
-                    open_nodes.append(-1)
-                    continue
+    nodes = root.iter()
+    next(nodes)  # the root
+    # per open node but the innermost: its node, element, children left to come and children so far
+    open_nodes: list[tuple[int, etree._Element, int, list[int]]] = []
+    current, current_element, left, siblings = 0, root, len(root), children[0]
+    for element in nodes:
+        left -= 1
+        tag = element.tag
+        if tag in _NOT_NODES:
+            if len(element):  # pass over what is under it
+                under = sum(1 for _ in element.iter()) - 1
+                next(islice(nodes, under - 1, under), None)
+            count = 0 if tag in OPAQUE_TAGS else -1  # an opaque element is a leaf, the others no node
+        else:
+            count = len(element)
+        if count >= 0:
             siblings.append(size)
             parents.append(current)
-            open_nodes.append(size)
-            current = size
-            size += 1
-            siblings = []
-            children.append(siblings)
             if keep_elements:
                 elements.append(element)
             tags.append(tag)
-            ends.append(0)
             firsts.append(piece_count)
-            lasts.append(0)
             text = element.text
             if text and not text.isspace():
                 pieces.append(text)
                 piece_count += 1
-            continue
-        if event == "end":
-            node = open_nodes.pop()
-            if node >= 0:
-                lasts[node] = piece_count
-                ends[node] = size
-                if not node:  # the root's own tail is no text of the tree
-                    continue
-                current = open_nodes[-1]
-                siblings = children[current]
-        text = element.tail  # of an element that ends, a comment or a processing instruction
+            if count:  # opened: done when its last child is
+                open_nodes.append((current, current_element, left, siblings))
+                current, current_element, left = size, element, count
+                size += 1
+                siblings = []
+                children.append(siblings)
+                ends.append(0)
+                lasts.append(0)
+                continue
+            size += 1
+            children.append([])
+            ends.append(size)
+            lasts.append(piece_count)
+        text = element.tail  # of a leaf, a comment, a processing instruction or a left-out element
         if text and not text.isspace():
             pieces.append(text)
             piece_count += 1
+        while not left:  # the innermost open node is done, and maybe its parent with it
+            ends[current] = size
+            lasts[current] = piece_count
+            if not current:  # the root's own tail is no text of the tree
+                break
+            text = current_element.tail
+            if text and not text.isspace():
+                pieces.append(text)
+                piece_count += 1
+            current, current_element, left, siblings = open_nodes.pop()
+    if not left and not current:  # a root without children
+        ends[0], lasts[0] = size, piece_count
     return walk
 
 
