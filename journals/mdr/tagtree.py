@@ -70,12 +70,8 @@ class TagTree:
         built.
         """
         walk = _walk(root, keep_elements)
-        # the n-th tag name met is chr(n): a page's tokens fit one byte each (up to 256 names), so slicing,
-        # comparing and rapidfuzz's distance work on the narrowest strings
-        tag_chars = {tag: chr(number) for number, tag in enumerate(dict.fromkeys(walk.tags))}
-        tokens = "".join(map(tag_chars.__getitem__, walk.tags))
-        tree = cls(walk.elements, tokens, walk.ends, walk.children)
-        tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in tag_chars.items()}
+        tree = cls(walk.elements, "".join(walk.tokens), walk.ends, walk.children)
+        tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in walk.token_of.items()}
         tree._pieces, tree._firsts, tree._lasts = walk.pieces, walk.firsts, walk.lasts
         tree._piece_ends = [0, *accumulate(map(len, walk.pieces))]
         tree._paths[0] = root.getroottree().getpath(root)
@@ -155,7 +151,11 @@ class _Walk(NamedTuple):
     """What one walk of the tree reads (see :func:`_walk`), per node in preorder unless said otherwise."""
 
     elements: list[etree._Element]
-    tags: list[str]
+    tokens: list[str]
+    """Per node, its tag name's character: the n-th tag name met is chr(n), so a page's tokens fit one byte each
+    (up to 256 names) and slicing, comparing and rapidfuzz's distance work on the narrowest strings."""
+    token_of: dict[str, str]
+    """The character of each tag name (not per node)."""
     parents: list[int]
     children: list[list[int]]
     ends: list[int]
@@ -178,8 +178,9 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912,
     belongs where it stands; pieces of whitespace only are left out (they would collapse into the joining spaces).
     One loop with everything local: it runs once per node.
     """
-    walk = _Walk([root] if keep_elements else [], [root.tag], [-1], [[]], [0], [], [0], [0])
-    elements, tags, parents, children, ends, pieces, firsts, lasts = walk
+    token_of = {root.tag: "\x00"}
+    walk = _Walk([root] if keep_elements else [], ["\x00"], token_of, [-1], [[]], [0], [], [0], [0])
+    elements, tokens, _, parents, children, ends, pieces, firsts, lasts = walk
     text = root.text
     if text and not text.isspace():
         pieces.append(text)
@@ -205,7 +206,11 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912,
             parents.append(current)
             if keep_elements:
                 elements.append(element)
-            tags.append(tag)
+            try:
+                tokens.append(token_of[tag])
+            except KeyError:  # a tag name met for the first time
+                token_of[tag] = chr(len(token_of))
+                tokens.append(token_of[tag])
             firsts.append(piece_count)
             text = element.text
             if text and not text.isspace():
