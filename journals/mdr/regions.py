@@ -8,7 +8,6 @@ root's regions are returned (P2), "similar" means a normalised edit distance at 
 from __future__ import annotations
 
 from bisect import bisect_left
-from itertools import compress
 from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
@@ -198,7 +197,7 @@ def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
 def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[Region], list[Region]]:
     """FindDRs over the whole tree: the root's data regions (UnCoveredDRs), and the nested ones.
 
-    Nodes are visited in reverse preorder, so every child is done before its parent; a child's regions
+    Nodes are visited as they end, so every child is done before its parent; a child's regions
     rise to its parent unless one of the parent's own regions covers that child (UnCoveredDRs). The
     regions UnCoveredDRs drops (those inside a generalized node of a region higher up) are returned
     second: a generalized node whose parts are themselves lists of similar records holds them.
@@ -209,11 +208,8 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
     spans_by_shape: dict[tuple[str, tuple[int, ...]], list[tuple[int, int, int]]] = {}
     children, ends, tokens, parents = tree.children, tree.ends, tree.tokens, tree.parents
     carrying = bytearray(len(ends))  # per node, whether one of its children is in ``found``
-    # The nodes of height 3 or more (TreeDepth >= 3): the parents of the nodes with children (the root's parent aside).
-    deep = set(map(parents.__getitem__, compress(range(len(ends)), children)))
-    deep.discard(-1)
     distance = Levenshtein.distance
-    for node in sorted(deep, reverse=True):
+    for node in tree.branching:  # TreeDepth >= 3, every child done before its parent
         kids = children[node]
         if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are (see below)
             continue

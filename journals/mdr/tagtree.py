@@ -60,6 +60,8 @@ class TagTree:
 
     parents: list[int] = field(default_factory=list, repr=False)
     """Per node, its parent node (-1 for the root)."""
+    branching: list[int] = field(default_factory=list, repr=False)
+    """The nodes with grandchildren (TreeDepth >= 3, FindDRs' nodes), each after all its descendants."""
 
     @classmethod
     def build(cls, root: etree._Element, keep_elements: bool = True) -> TagTree:
@@ -72,6 +74,7 @@ class TagTree:
         walk = _walk(root, keep_elements)
         tree = cls(walk.elements, "".join(walk.tokens), walk.ends, walk.children)
         tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in walk.token_of.items()}
+        tree.branching = walk.branching
         tree._pieces, tree._firsts, tree._lasts = walk.pieces, walk.firsts, walk.lasts
         tree._piece_ends = [0, *accumulate(map(len, walk.pieces))]
         tree._paths[0] = root.getroottree().getpath(root)
@@ -163,6 +166,8 @@ class _Walk(NamedTuple):
     """The text pieces, in document order (not per node)."""
     firsts: list[int]
     lasts: list[int]
+    branching: list[int]
+    """The nodes with grandchildren, in the order they end (not per node)."""
 
 
 def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912, PLR0915  # one loop, all local
@@ -179,8 +184,9 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912,
     One loop with everything local: it runs once per node.
     """
     token_of = {root.tag: "\x00"}
-    walk = _Walk([root] if keep_elements else [], ["\x00"], token_of, [-1], [[]], [0], [], [0], [0])
-    elements, tokens, _, parents, children, ends, pieces, firsts, lasts = walk
+    walk = _Walk([root] if keep_elements else [], ["\x00"], token_of, [-1], [[]], [0], [], [0], [0], [])
+    elements, tokens, _, parents, children, ends, pieces, firsts, lasts, branching = walk
+    grandparents: set[int] = set()  # the open nodes with a child that has children
     text = root.text
     if text and not text.isspace():
         pieces.append(text)
@@ -236,13 +242,18 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912,
         while not left:  # the innermost open node is done, and maybe its parent with it
             ends[current] = size
             lasts[current] = piece_count
+            if current in grandparents:
+                branching.append(current)
             if not current:  # the root's own tail is no text of the tree
                 break
             text = current_element.tail
             if text and not text.isspace():
                 pieces.append(text)
                 piece_count += 1
+            has_children = size > current + 1
             current, current_element, left, siblings = open_nodes.pop()
+            if has_children:
+                grandparents.add(current)
     if not left and not current:  # a root without children
         ends[0], lasts[0] = size, piece_count
     return walk

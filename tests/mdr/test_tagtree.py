@@ -213,3 +213,15 @@ def test_more_tag_names_than_one_byte_holds_keep_every_tag_apart():
     getpath = root.getroottree().getpath
     assert [tree.xpath(node) for node in range(len(tree.tokens))] == list(map(getpath, tree.elements))
     assert tree.within("li").count(1) == 3
+
+
+def test_branching_nodes_are_those_with_grandchildren_each_after_its_descendants():
+    """A child holding only a comment or a script has no children in the tree: its parent is no FindDRs node."""
+    html = "<html><body><div><p><!-- c --></p><p><script>x</script></p></div><ul><li><b>1</b></li></ul></body></html>"
+    tree = TagTree.build(parse_html(html))
+    with_grandchildren = [node for node in range(len(tree.tokens)) if tree.heights[node] >= 3]
+    assert sorted(tree.branching) == with_grandchildren == [0, 1, 5]  # html, body, ul (not div)
+    assert all(tree.branching.index(tree.parents[node]) > tree.branching.index(node) for node in tree.branching if node)
+    for page in (PAGE, (DATA / "scrapinghub-mdr" / "htmlpage0.html").read_bytes()):
+        tree = TagTree.build(parse_html(page))
+        assert sorted(tree.branching) == [node for node in range(len(tree.tokens)) if tree.heights[node] >= 3]
