@@ -141,6 +141,7 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = Fa
         for kid in tree.children[region.parent][region.start : region.start + region.count]:
             taken[kid] = 1
     mined: list[_Mined] = []
+    text_bound = tree.text_bound
     in_navigation = tree.within("nav") if not navigation and (top or nested) else bytearray()
     for regions, is_nested in ((top, False), (nested, True)):
         for region in regions:
@@ -151,7 +152,7 @@ def mine_tag_tree(tree: TagTree, k: int, threshold: float, navigation: bool = Fa
             ):
                 continue  # a pair of nodes that stays a pair: fewer records than any region needs
             region, region_k, records = region_records(tree, region, threshold, taken)  # noqa: PLW2901
-            bounds = [sum(map(tree.text_bound, nodes)) for nodes in records]
+            bounds = [text_bound(nodes[0]) if len(nodes) == 1 else sum(map(text_bound, nodes)) for nodes in records]
             records = [nodes for nodes, bound in zip(records, bounds, strict=True) if bound]
             tags = sum(tree.ends[node] - node for nodes in records for node in nodes)
             if not _kept(region_k, len(records), sum(bounds), tags, is_nested):
@@ -218,7 +219,9 @@ def _kept(k: int, count: int, score: int, tags: int, is_nested: bool) -> bool:
 
 
 def _record_text(tree: TagTree, nodes: list[int]) -> str:
-    return " ".join(filter(None, (tree.text(node) for node in nodes)))
+    if len(nodes) == 1:  # most records: the node's own text
+        return tree.text(nodes[0])
+    return " ".join(filter(None, map(tree.text, nodes)))
 
 
 def _describe(

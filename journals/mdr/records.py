@@ -54,10 +54,11 @@ def _records_of_node(tree: TagTree, node: int, threshold: float) -> list[Record]
     A node whose only child is an element wrapping everything is looked through: its records are
     those of the innermost wrapped element's children.
     """
+    children = tree.children
     inner = node
-    while len(tree.children[inner]) == 1:
-        inner = tree.children[inner][0]
-    kids = tree.children[inner]
+    while len(children[inner]) == 1:
+        inner = children[inner][0]
+    kids = children[inner]
     if (
         len(kids) >= _MIN_SPLIT
         and not _is_data_row(tree, inner)

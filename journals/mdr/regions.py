@@ -8,7 +8,6 @@ root's regions are returned (P2), "similar" means a normalised edit distance at 
 from __future__ import annotations
 
 from bisect import bisect_left
-from itertools import compress
 from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
@@ -28,13 +27,13 @@ class Region(NamedTuple):
 def similar(a: str, b: str, threshold: float) -> bool:
     """Whether two tag strings are within normalised edit distance ``threshold`` (distance / mean length).
 
-    Rejects on length first (the distance is at least the length difference), then lets rapidfuzz stop
-    at the cutoff: above it rapidfuzz returns ``cutoff + 1``, never the true distance.
+    Rejects on length first (the distance is at least the length difference); equal strings are similar without
+    rapidfuzz, which otherwise stops at the cutoff: above it it returns ``cutoff + 1``, never the true distance.
     """
     cutoff = int(threshold * (len(a) + len(b)) / 2 + 1e-9)
     if abs(len(a) - len(b)) > cutoff:
         return False
-    return Levenshtein.distance(a, b, score_cutoff=cutoff) <= cutoff
+    return a == b or Levenshtein.distance(a, b, score_cutoff=cutoff) <= cutoff
 
 
 def _slices_similar(tokens: str, start: int, middle: int, end: int, threshold: float) -> bool:
@@ -108,7 +107,7 @@ def _comb_comp(tree: TagTree, kids: list[int], max_k: int, threshold: float) -> 
     return runs
 
 
-def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> list[Region]:
+def _ident_drs(size: int, runs: dict[int, dict[int, _Runs]]) -> list[tuple[int, int, int]]:
     """IdentDRs (Figure 8) from ``start = 0``, its tail recursion written as a loop.
 
     For each k and each phase f = start..start+k-1 the candidate is the first run of similar pairs at
@@ -116,7 +115,7 @@ def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> lis
     (so ties go to the smallest k, the paper's "smallest length that covers the region"). Only the k
     and phases with a run of similar pairs are looked at.
     """
-    regions: list[Region] = []
+    regions: list[tuple[int, int, int]] = []
     start = 0
     while start < size:
         best: tuple[int, int, int] | None = None  # (k, start, count)
@@ -135,7 +134,7 @@ def _ident_drs(parent: int, size: int, runs: dict[int, dict[int, _Runs]]) -> lis
                     best = (k, run_start, count)
         if best is None:
             break
-        regions.append(Region(parent, *best))
+        regions.append(best)
         start = best[1] + best[2]
     return regions
 
@@ -162,6 +161,34 @@ def _rising_regions(
     return lists
 
 
+def _own_regions(
+    tree: TagTree,
+    node: int,
+    max_k: int,
+    threshold: float,
+    spans_by_shape: dict[tuple[str, tuple[int, ...]], list[tuple[int, int, int]]],
+) -> list[Region]:
+    """IdentDRs among the children of a node of three children or more.
+
+    Three children need two comparisons (k = 1 only). More are compared by CombComp once per shape: what IdentDRs
+    finds among them depends on their tag strings alone, so ``spans_by_shape`` keeps it per tag strings laid end to
+    end and where each child starts (a list's records repeat their shapes).
+    """
+    kids, tokens, ends = tree.children[node], tree.tokens, tree.ends
+    if len(kids) == 3:
+        first, second, third = kids
+        left = _slices_similar(tokens, first, second, third, threshold)
+        right = _slices_similar(tokens, second, third, ends[third], threshold)
+        return [Region(node, 1, 0 if left else 1, 2 + (left and right))] if left or right else []
+    first = kids[0]
+    shape = (tokens[first : ends[kids[-1]]], tuple(map(first.__rsub__, kids)))
+    spans = spans_by_shape.get(shape)
+    if spans is None:
+        runs = _comb_comp(tree, kids, max_k, threshold)
+        spans = spans_by_shape[shape] = _ident_drs(len(kids), runs) if runs else []
+    return [Region(node, *span) for span in spans]
+
+
 def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
     """FindDRs over the whole tree: the root's data regions, uncovered ones of descendants included."""
     return find_all_regions(tree, max_k, threshold)[0]
@@ -170,33 +197,38 @@ def find_regions(tree: TagTree, max_k: int, threshold: float) -> list[Region]:
 def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[Region], list[Region]]:
     """FindDRs over the whole tree: the root's data regions (UnCoveredDRs), and the nested ones.
 
-    Nodes are visited in reverse preorder, so every child is done before its parent; a child's regions
+    Nodes are visited as they end, so every child is done before its parent; a child's regions
     rise to its parent unless one of the parent's own regions covers that child (UnCoveredDRs). The
     regions UnCoveredDRs drops (those inside a generalized node of a region higher up) are returned
     second: a generalized node whose parts are themselves lists of similar records holds them.
     """
     found: dict[int, list[Region]] = {}
     nested: list[Region] = []
+    # IdentDRs' regions per shape of a node's children (see _own_regions)
+    spans_by_shape: dict[tuple[str, tuple[int, ...]], list[tuple[int, int, int]]] = {}
     children, ends, tokens, parents = tree.children, tree.ends, tree.tokens, tree.parents
     carrying = bytearray(len(ends))  # per node, whether one of its children is in ``found``
-    # The nodes of height 3 or more (TreeDepth >= 3): the parents of the nodes with children (the root's parent aside).
-    deep = set(map(parents.__getitem__, compress(range(len(ends)), children)))
-    deep.discard(-1)
-    for node in sorted(deep, reverse=True):
+    distance = Levenshtein.distance
+    for node in tree.branching:  # TreeDepth >= 3, every child done before its parent
         kids = children[node]
         if len(kids) == 1:  # nothing to compare: the only child's regions rise as they are (see below)
             continue
-        if len(kids) == 2:  # most nodes: one comparison, one possible region
+        if len(kids) == 2:  # most nodes: one comparison (:func:`_slices_similar` inline), one possible region
             first, second = kids
-            own = [Region(node, 1, 0, 2)] if _slices_similar(tokens, first, second, ends[second], threshold) else []
-        elif len(kids) == 3:  # k = 1 only: two comparisons
-            first, second, third = kids
-            left = _slices_similar(tokens, first, second, third, threshold)
-            right = _slices_similar(tokens, second, third, ends[third], threshold)
-            own = [Region(node, 1, 0 if left else 1, 2 + (left and right))] if left or right else []
+            end = ends[second]
+            len_a, len_b = second - first, end - second
+            cutoff = int(threshold * (len_a + len_b) / 2 + 1e-9)
+            if (len_a - len_b if len_a > len_b else len_b - len_a) <= cutoff and (
+                (first_string := tokens[first:second]) == (second_string := tokens[second:end])
+                or distance(first_string, second_string, score_cutoff=cutoff) <= cutoff
+            ):
+                own = [Region(node, 1, 0, 2)]
+            elif carrying[node]:
+                own = []
+            else:
+                continue
         else:
-            runs = _comb_comp(tree, kids, max_k, threshold)
-            own = _ident_drs(node, len(kids), runs) if runs else []
+            own = _own_regions(tree, node, max_k, threshold, spans_by_shape)
         lists = _rising_regions(kids, own, found, nested) if carrying[node] else []
         if not lists and not own:
             continue
@@ -211,9 +243,8 @@ def find_all_regions(tree: TagTree, max_k: int, threshold: float) -> tuple[list[
         found[holder] = merged
         if holder:
             carrying[parents[holder]] = 1
-    root_regions = found.get(0, [])
-    for node, regions in found.items():
-        if node != 0:
-            nested.extend(regions)
+    root_regions = found.pop(0, [])
+    for regions in found.values():
+        nested.extend(regions)
     order = lambda region: (region.parent, region.start)  # noqa: E731
     return sorted(root_regions, key=order), sorted(nested, key=order)

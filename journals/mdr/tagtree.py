@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import accumulate
+from itertools import accumulate, islice
 from typing import NamedTuple
 
 from lxml import etree
@@ -23,10 +23,10 @@ IGNORED_TAGS = frozenset({"script", "style", "noscript", "template"})
 OPAQUE_TAGS = frozenset({"svg", "math"})
 """Elements kept as leaves: an icon's or a formula's drawing (10% of today's elements) is no record structure."""
 
-_SPECIAL_TAGS = IGNORED_TAGS | OPAQUE_TAGS | {etree.Entity}
-"""The tags whose subtree the walk skips: left-out and opaque elements, and entity references (whose tag is no name)."""
+_NOT_NODES = IGNORED_TAGS | OPAQUE_TAGS | {etree.Comment, etree.PI, etree.Entity}
+"""The tags of what the walk makes no node of, or no node with children: left-out and opaque elements, comments,
+processing instructions and entity references (whose tags are lxml's factories, not names)."""
 
-_TOKEN_BASE = 0x100  # one character per tag name, outside ASCII so no tag can look like another
 
 
 @dataclass
@@ -60,6 +60,8 @@ class TagTree:
 
     parents: list[int] = field(default_factory=list, repr=False)
     """Per node, its parent node (-1 for the root)."""
+    branching: list[int] = field(default_factory=list, repr=False)
+    """The nodes with grandchildren (TreeDepth >= 3, FindDRs' nodes), each after all its descendants."""
 
     @classmethod
     def build(cls, root: etree._Element, keep_elements: bool = True) -> TagTree:
@@ -70,10 +72,9 @@ class TagTree:
         built.
         """
         walk = _walk(root, keep_elements)
-        tag_chars = {tag: chr(_TOKEN_BASE + number) for number, tag in enumerate(dict.fromkeys(walk.tags))}
-        tokens = "".join(map(tag_chars.__getitem__, walk.tags))
-        tree = cls(walk.elements, tokens, walk.ends, walk.children)
-        tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in tag_chars.items()}
+        tree = cls(walk.elements, "".join(walk.tokens), walk.ends, walk.children)
+        tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in walk.token_of.items()}
+        tree.branching = walk.branching
         tree._pieces, tree._firsts, tree._lasts = walk.pieces, walk.firsts, walk.lasts
         tree._piece_ends = [0, *accumulate(map(len, walk.pieces))]
         tree._paths[0] = root.getroottree().getpath(root)
@@ -153,7 +154,11 @@ class _Walk(NamedTuple):
     """What one walk of the tree reads (see :func:`_walk`), per node in preorder unless said otherwise."""
 
     elements: list[etree._Element]
-    tags: list[str]
+    tokens: list[str]
+    """Per node, its tag name's character: the n-th tag name met is chr(n), so a page's tokens fit one byte each
+    (up to 256 names) and slicing, comparing and rapidfuzz's distance work on the narrowest strings."""
+    token_of: dict[str, str]
+    """The character of each tag name (not per node)."""
     parents: list[int]
     children: list[list[int]]
     ends: list[int]
@@ -161,71 +166,96 @@ class _Walk(NamedTuple):
     """The text pieces, in document order (not per node)."""
     firsts: list[int]
     lasts: list[int]
+    branching: list[int]
+    """The nodes with grandchildren, in the order they end (not per node)."""
 
 
-def _walk(root: etree._Element, keep_elements: bool) -> _Walk:
+def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912, PLR0915  # one loop, all local
     """The kept elements under ``root`` in preorder, their tags, parents, children and subtree ends, and the
-    page's text, in one walk of lxml's start and end events (``iterwalk``).
+    page's text, in one pass of lxml's preorder iterator (``iter``: one step per node, no end events).
 
-    The nodes still open are kept on a stack, so a node's parent is the top of the stack when it starts, and its
-    subtree end and its last text piece are known when it ends. A left-out element (script, style, …) or an opaque
-    one (svg, math) has its subtree skipped inside lxml, without a proxy for any element under it; only the open
-    elements' proxies are alive at any time. Texts and tails are laid out in document order: a node's text when it
-    starts, its tail when it ends, so a node's text is one slice of the pieces. The tail of a comment, a script, …
-    still belongs where it stands; pieces of whitespace only are left out (they would collapse into the joining
-    spaces). One loop with everything local: it runs twice per element.
+    The nodes still open are kept on a stack with the children each has left to come (``len`` counts an element's
+    children, comments and processing instructions included, exactly the nodes ``iter`` yields under it), so a
+    node's parent is the top of the stack when it comes, and its subtree end and last text piece are known once its
+    last child is done. A left-out element (script, style, …) or an opaque one (svg, math) has the nodes under it
+    passed over without a look. Texts and tails are laid out in document order: a node's text when it comes, its
+    tail when it is done, so a node's text is one slice of the pieces. The tail of a comment, a script, … still
+    belongs where it stands; pieces of whitespace only are left out (they would collapse into the joining spaces).
+    One loop with everything local: it runs once per node.
     """
-    walk = _Walk([root] if keep_elements else [], [root.tag], [-1], [[]], [0], [], [0], [0])
-    elements, tags, parents, children, ends, pieces, firsts, lasts = walk
+    token_of = {root.tag: "\x00"}
+    walk = _Walk([root] if keep_elements else [], ["\x00"], token_of, [-1], [[]], [0], [], [0], [0], [])
+    elements, tokens, _, parents, children, ends, pieces, firsts, lasts, branching = walk
+    grandparents: set[int] = set()  # the open nodes with a child that has children
     text = root.text
     if text and not text.isspace():
         pieces.append(text)
     # counted, not measured: a count is read far more often than it grows, and the same int is stored each time
     piece_count, size = len(pieces), 1
-    events = etree.iterwalk(root, events=("start", "end", "comment", "pi"))
-    skip_subtree = events.skip_subtree
-    next(events)  # the root's start
-    open_nodes = [0]  # per open element, its node, or -1 for a left-out one
-    current, siblings = 0, children[0]  # the innermost open node and its children
-    for event, element in events:
-        if event == "start":
-            tag = element.tag
-            if tag in _SPECIAL_TAGS:
-                skip_subtree()
-                if tag not in OPAQUE_TAGS:
-                    open_nodes.append(-1)
-                    continue
+    nodes = root.iter()
+    next(nodes)  # the root
+    # per open node but the innermost: its node, element, children left to come and children so far
+    open_nodes: list[tuple[int, etree._Element, int, list[int]]] = []
+    current, current_element, left, siblings = 0, root, len(root), children[0]
+    for element in nodes:
+        left -= 1
+        tag = element.tag
+        if tag in _NOT_NODES:
+            if len(element):  # pass over what is under it
+                under = sum(1 for _ in element.iter()) - 1
+                next(islice(nodes, under - 1, under), None)
+            count = 0 if tag in OPAQUE_TAGS else -1  # an opaque element is a leaf, the others no node
+        else:
+            count = len(element)
+        if count >= 0:
             siblings.append(size)
             parents.append(current)
-            open_nodes.append(size)
-            current = size
-            size += 1
-            siblings = []
-            children.append(siblings)
             if keep_elements:
                 elements.append(element)
-            tags.append(tag)
-            ends.append(0)
+            try:
+                tokens.append(token_of[tag])
+            except KeyError:  # a tag name met for the first time
+                token_of[tag] = chr(len(token_of))
+                tokens.append(token_of[tag])
             firsts.append(piece_count)
-            lasts.append(0)
             text = element.text
             if text and not text.isspace():
                 pieces.append(text)
                 piece_count += 1
-            continue
-        if event == "end":
-            node = open_nodes.pop()
-            if node >= 0:
-                lasts[node] = piece_count
-                ends[node] = size
-                if not node:  # the root's own tail is no text of the tree
-                    continue
-                current = open_nodes[-1]
-                siblings = children[current]
-        text = element.tail  # of an element that ends, a comment or a processing instruction
+            if count:  # opened: done when its last child is
+                open_nodes.append((current, current_element, left, siblings))
+                current, current_element, left = size, element, count
+                size += 1
+                siblings = []
+                children.append(siblings)
+                ends.append(0)
+                lasts.append(0)
+                continue
+            size += 1
+            children.append([])
+            ends.append(size)
+            lasts.append(piece_count)
+        text = element.tail  # of a leaf, a comment, a processing instruction or a left-out element
         if text and not text.isspace():
             pieces.append(text)
             piece_count += 1
+        while not left:  # the innermost open node is done, and maybe its parent with it
+            ends[current] = size
+            lasts[current] = piece_count
+            if current in grandparents:
+                branching.append(current)
+            if not current:  # the root's own tail is no text of the tree
+                break
+            text = current_element.tail
+            if text and not text.isspace():
+                pieces.append(text)
+                piece_count += 1
+            has_children = size > current + 1
+            current, current_element, left, siblings = open_nodes.pop()
+            if has_children:
+                grandparents.add(current)
+    if not left and not current:  # a root without children
+        ends[0], lasts[0] = size, piece_count
     return walk
 
 
@@ -236,10 +266,15 @@ def _number_children(tree: TagTree, parent: int) -> None:
     element has: the same-named siblings ``getpath`` counts are the same.
     """
     siblings = tree.children[parent]
-    tags = list(map(tree._tag_names.__getitem__, map(tree.tokens.__getitem__, siblings)))
+    parent_path, paths = tree._paths[parent], tree._paths
+    chars = list(map(tree.tokens.__getitem__, siblings))
+    if len(chars) > 1 and chars.count(chars[0]) == len(chars):  # one tag for all (a list's items): numbered in turn
+        prefix = f"{parent_path}/{tree._tag_names[chars[0]]}["
+        paths.update(zip(siblings, [f"{prefix}{number}]" for number in range(1, len(chars) + 1)], strict=True))
+        return
+    tags = list(map(tree._tag_names.__getitem__, chars))
     totals = Counter(tags)
     seen: dict[str, int] = {}
-    parent_path, paths = tree._paths[parent], tree._paths
     for child, tag in zip(siblings, tags, strict=True):
         if totals[tag] > 1:
             seen[tag] = number = seen.get(tag, 0) + 1

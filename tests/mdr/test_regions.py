@@ -1,7 +1,7 @@
 """FindDRs and CombComp pinned to the paper's straightforward form on labelled and hand-written pages.
 
-The module's versions skip work (nodes of one child, equal tag strings compared without rapidfuzz); the references
-here do all of it, so any difference in what is found fails."""
+The module's versions skip work (nodes of one child, equal tag strings compared without rapidfuzz, children of one
+shape compared once); the references here do all of it, so any difference in what is found fails."""
 
 import gzip
 from pathlib import Path
@@ -65,7 +65,7 @@ def _reference_find_all_regions(tree, max_k, threshold):
                 found[node] = found.pop(kids[0])
             continue
         runs = _reference_comb_comp(tree, kids, max_k, threshold)
-        own = regions._ident_drs(node, len(kids), runs) if runs else []
+        own = [Region(node, *span) for span in regions._ident_drs(len(kids), runs)] if runs else []
         lists = regions._rising_regions(kids, own, found, nested)
         if lists or own:
             found[node] = [region for found_list in lists for region in found_list] + own
@@ -103,3 +103,20 @@ def test_regions_rise_through_chains_of_one_child():
     top, nested = find_all_regions(tree, 10, 0.3)
     assert (top, nested) == _reference_find_all_regions(tree, 10, 0.3)
     assert [(tree.tag(region.parent), region.count) for region in top] == [("section", 4), ("div", 3)]
+
+
+def test_children_of_one_shape_under_several_parents_each_give_their_own_regions():
+    """The comparisons of children shaped alike are made once, and the regions they give are each parent's own."""
+    card = "<div><h3>t</h3><p>a</p></div><div><h3>u</h3><p>b</p></div><div><h3>v</h3><p>c</p></div><span>x</span>"
+    odd = "<div><h3>t</h3></div><div><h3>u</h3><p>b</p><p>c</p></div><div><p>v</p></div><span>x</span>"
+    body = f"<section>{card}</section><section>{odd}</section><section>{card}</section>"
+    tree = TagTree.build(parse_html(f"<html><body>{body}</body></html>"))
+    for max_k, threshold in SETTINGS:
+        assert find_all_regions(tree, max_k, threshold) == _reference_find_all_regions(tree, max_k, threshold)
+    top, nested = find_all_regions(tree, 10, 0.3)
+    sections = tree.children[tree.children[0][-1]]
+    assert [(region.parent, region.start, region.count) for region in top] == [(tree.children[0][-1], 0, 3)]
+    assert [(region.parent, region.start, region.count) for region in nested if region.parent in sections] == [
+        (sections[0], 0, 3),
+        (sections[2], 0, 3),
+    ]

@@ -199,3 +199,29 @@ def test_walk_is_the_reference_tree_on_labelled_pages(name):
         tree._pieces, tree._firsts, tree._lasts,
     )
     assert found == _reference_tree(root)
+
+
+def test_more_tag_names_than_one_byte_holds_keep_every_tag_apart():
+    """Tokens are one character per tag name; past 256 names they are wider, and still one name each."""
+    names = [f"x-tag{number}" for number in range(300)]
+    items = "".join(f"<{name}><b>{number}</b></{name}>" for number, name in enumerate(names))
+    root = parse_html(f"<html><body><div>{items}</div><ul><li>a</li><li>b</li><li>c</li></ul></body></html>")
+    tree = TagTree.build(root)
+    assert [tree.tag(node) for node in range(len(tree.tokens))] == [element.tag for element in tree.elements]
+    assert len(set(tree.tokens)) == len({element.tag for element in tree.elements}) == 300 + 6
+    assert tree.tokens[3 : tree.ends[3]] != tree.tokens[5 : tree.ends[5]]  # x-tag0 b, x-tag1 b
+    getpath = root.getroottree().getpath
+    assert [tree.xpath(node) for node in range(len(tree.tokens))] == list(map(getpath, tree.elements))
+    assert tree.within("li").count(1) == 3
+
+
+def test_branching_nodes_are_those_with_grandchildren_each_after_its_descendants():
+    """A child holding only a comment or a script has no children in the tree: its parent is no FindDRs node."""
+    html = "<html><body><div><p><!-- c --></p><p><script>x</script></p></div><ul><li><b>1</b></li></ul></body></html>"
+    tree = TagTree.build(parse_html(html))
+    with_grandchildren = [node for node in range(len(tree.tokens)) if tree.heights[node] >= 3]
+    assert sorted(tree.branching) == with_grandchildren == [0, 1, 5]  # html, body, ul (not div)
+    assert all(tree.branching.index(tree.parents[node]) > tree.branching.index(node) for node in tree.branching if node)
+    for page in (PAGE, (DATA / "scrapinghub-mdr" / "htmlpage0.html").read_bytes()):
+        tree = TagTree.build(parse_html(page))
+        assert sorted(tree.branching) == [node for node in range(len(tree.tokens)) if tree.heights[node] >= 3]
