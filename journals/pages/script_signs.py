@@ -292,14 +292,12 @@ class VisibleData:
     @cached_property
     def labels(self) -> int:
         """How many distinct labels of :func:`_data_labels` it holds."""
-        return sum(f" {label} " in self.words for label in _data_labels())
+        return sum(label in self.words for label in _spaced_labels())
 
     @cached_property
     def names_a_label(self) -> bool:
         """Whether it holds one of them (the search stops at the first)."""
-        if "labels" in self.__dict__:
-            return self.labels > 0
-        return any(f" {label} " in self.words for label in _data_labels())
+        return _holds_a_label(self.words)
 
 
 def journal_facts(page: ParsedPage, visible: VisibleData | None = None) -> int:
@@ -341,10 +339,19 @@ def names_journal_data(page: ParsedPage, visible: VisibleData | None = None) -> 
 
 def _names_data(text: str) -> bool:
     """Whether ``text`` holds an ISSN or a label of :func:`_data_labels`."""
-    if holds_issn(text):
-        return True
-    words = f" {label_key(text)} "
-    return any(f" {label} " in words for label in _data_labels())
+    return holds_issn(text) or _holds_a_label(f" {label_key(text)} ")
+
+
+def _holds_a_label(words: str) -> bool:
+    """Whether ``words`` (a :func:`~journals.vocabulary.label_key` with a space at either end) holds a label of
+    :func:`_data_labels` as words."""
+    return any(label in words for label in _spaced_labels())
+
+
+@cache
+def _spaced_labels() -> tuple[str, ...]:
+    """:func:`_data_labels`, each with a space at either end, as they are looked for among words."""
+    return tuple(f" {label} " for label in _data_labels())
 
 
 @cache
