@@ -131,7 +131,8 @@ WATCH_SCRIPT = (
       return spent < limit || (window.__journalsInflight > 0 && spent < fetchLimit);
     };
     while (waiting()) {
-      if (window.__journalsInflight === 0 && performance.now() - window.__journalsChanged >= quiet) return true;
+      const still = performance.now() - Math.max(window.__journalsChanged, window.__journalsActed);
+      if (window.__journalsInflight === 0 && still >= quiet) return true;
       await new Promise(resolve => setTimeout_(resolve, 20));
     }
     return false;
@@ -146,7 +147,9 @@ counts the timers it sets soon after its start or the crawl's last action (:data
 defines whether a control goes nowhere but runs a script (``__journalsGoesNowhere``: a button, an ``<a>`` with no page
 to go to) for the scripts that click, and the one wait for the page to settle (``__journalsSettle``) that
 :data:`SETTLE_SCRIPT` and :data:`EXPAND_LETTERS_SCRIPT` call: no fetch or counted timer in flight and the document
-unchanged for ``quiet`` ms, waited for up to ``limit`` ms, or ``fetchLimit`` ms while a fetch is in flight. A fetch is
+unchanged for ``quiet`` ms since it last changed and since the crawl's last action on it (a handler that writes on
+a later tick, as a busy page's does, is given the quiet time to start), waited for up to ``limit`` ms, or
+``fetchLimit`` ms while a fetch is in flight. A fetch is
 in flight until its body is read and the callbacks waiting on it have run (a busy machine may take longer than the quiet
 time between a response's headers and the list it is written into), or for :data:`BODY_UNREAD_MS` when its body is never
 read."""
@@ -184,6 +187,7 @@ async ([quiet, limit, fetchLimit, keptId, maxPages]) => {
       for (const record of records) if (record.addedNodes.length) changed.add(record.target);
     });
     observer.observe(document.body, {childList: true, subtree: true});
+    window.__journalsActed = performance.now();
     control.click();
     await settle();
     observer.disconnect();
