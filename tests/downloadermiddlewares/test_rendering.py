@@ -121,9 +121,9 @@ new IntersectionObserver(entries => {
 </script></body></html>"""
 """A list that grows by one journal each time the reader scrolls to its end (no button), one taller than the
 window."""
-LATE_SCROLL_APP = SCROLL_APP.replace("const j = journals[shown++];", "const j = journals[shown++]; setTimeout(() => {").replace(
-    "'</a></li>');", "'</a></li>'); }, 30);"
-)
+LATE_SCROLL_APP = SCROLL_APP.replace(
+    "const j = journals[shown++];", "const j = journals[shown++]; setTimeout(() => {"
+).replace("'</a></li>');", "'</a></li>'); }, 30);")
 """The same list, as a busy page grows it: its scroll handler appends the next journal on a later tick (a timer too
 short to be counted as work in flight), so nothing has changed when the scroll's first frames are painted."""
 TABBED_JOURNAL = """<html><head><title>{title}</title></head><body><header><a href="/">Home</a></header>
