@@ -62,15 +62,16 @@ def integrate_database(engine: Engine) -> tuple[Integrated, list[str]]:
     return result, inputs.candidate_sources
 
 
-def latest_table(engine: Engine, *, record: bool = True) -> JournalTable:
-    """The journals table of the latest crawl, the integration run first when it is older than the crawl or the
-    crawl's table was not recorded yet; with ``record``, the crawl's snapshot is added to the history when it is not
-    there yet (a second call after the same crawl records nothing)."""
+def latest_table(engine: Engine, *, record: bool = True, integrate: bool = True) -> JournalTable:
+    """The journals table of the latest crawl, the integration run first (with ``integrate``) when it is older than
+    the crawl or the crawl's table was not recorded yet; with ``record``, the crawl's snapshot is added to the
+    history when it is not there yet (a second call after the same crawl records nothing). Without either, the
+    database is only read: the table of the integration as it stands."""
     crawled_at = latest_crawl(engine)
     # A crawl whose table is not recorded yet is integrated anew, whatever the clocks say: a crawl may write rows
     # with its own time (another machine's, or one given), older than an integration made before it.
     recorded = snapshot_at(engine, crawled_at) if crawled_at is not None else None
-    integrated = integration_is_stale(engine) or (crawled_at is not None and recorded is None)
+    integrated = integrate and (integration_is_stale(engine) or (crawled_at is not None and recorded is None))
     if integrated:
         integrate_database(engine)
     if crawled_at is None:

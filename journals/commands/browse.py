@@ -30,10 +30,12 @@ from scrapy.exceptions import UsageError
 from sqlalchemy.engine import make_url
 
 from journals import datasette_plugins
-from journals.store import DatabaseError, database_url, open_database
+from journals.store import DatabaseError, database_url, engine_from_url, open_database
 from journals.store.overview import integration_counts
 from journals.store.snapshot import copy_to_sqlite
+from journals.store.table_copy import JOURNAL_TABLE, write_journal_table
 from journals.store.views import create_views
+from journals.table.columns import column_meaning, table_columns
 from journals.vocabulary import attribute_names
 
 METADATA_DATABASE = "journals"
@@ -78,9 +80,15 @@ class Command(ScrapyCommand):
             url = database_url(self.settings)
             engine = open_database(url, must_exist=True)
             views = create_views(engine)
+            # Imported here, not with the module: Scrapy imports every command's module for every command.
+            from journals.journal_table import latest_table
+
+            rows = latest_table(engine, record=False, integrate=False).rows
+            written = write_journal_table(engine, table_columns(), rows)
         except DatabaseError as exc:
             raise UsageError(str(exc)) from None
         print(f"views: {', '.join(views)}")
+        print(f"{JOURNAL_TABLE}: {written} journals, as `scrapy export` writes them")
         if integration_counts(engine).journals == 0:
             print("no integrated journals yet: run `scrapy integrate` to fill the Journals view")
         if opts.views_only:
@@ -92,6 +100,11 @@ class Command(ScrapyCommand):
         else:
             database = Path(opts.snapshot).resolve()
             copied = copy_to_sqlite(engine, database)
+            snapshot = engine_from_url(f"sqlite:///{database}")
+            try:
+                write_journal_table(snapshot, table_columns(), rows)
+            finally:
+                snapshot.dispose()
             print(f"snapshot: {database} ({sum(copied.values())} rows copied)")
         engine.dispose()
         sys.stdout.flush()
@@ -145,6 +158,8 @@ def datasette_metadata(database_name: str) -> dict[str, Any]:
         raise UsageError("settings/datasette.json is missing")
     metadata = json.loads(raw)
     metadata["databases"] = {database_name: metadata["databases"][METADATA_DATABASE]}
+    described = metadata["databases"][database_name]["tables"].setdefault(JOURNAL_TABLE, {})
+    described["columns"] = {column: column_meaning(column) for column in table_columns()}
     for query in metadata["databases"][database_name].get("queries", {}).values():
         query["sql"] = with_known_attributes(query["sql"])
     return metadata

@@ -3,6 +3,7 @@ page ``scrapy report`` writes, both opened in headless Chromium, read, and saved
 
 from __future__ import annotations
 
+import csv
 import json
 import sqlite3
 from pathlib import Path
@@ -90,6 +91,31 @@ def test_a_researcher_finds_open_access_journals_above_an_impact_factor_in_datas
     with browse_server(PROJECT_ROOT, crawled, tmp_path / "browse.log") as base_url:
         in_chromium(lambda page: browse(page, base_url))
     assert screenshot.stat().st_size > 10_000
+
+
+def test_the_journals_table_browsed_is_the_one_exported_with_keys_and_metric_years(crawled, tmp_path):
+    exported = tmp_path / "journals.csv"
+    export = run_scrapy("export", str(exported), "-s", f"DATABASE_URL=sqlite:///{crawled}")
+    assert export.returncode == 0, export.stderr[-2000:]
+    with exported.open(newline="", encoding="utf-8") as handle:
+        expected = list(csv.DictReader(handle))
+    with sqlite3.connect(crawled) as conn:
+        conn.row_factory = sqlite3.Row
+        browsed = [dict(row) for row in conn.execute("select * from journal_table")]
+    assert expected and len(browsed) == len(expected)
+    assert list(browsed[0]) == list(expected[0])  # the same columns, in the same order
+    by_key = {row["key"]: row for row in browsed}
+    for row in expected:
+        shown = by_key[row["key"]]
+        for column, value in row.items():
+            cell = shown[column]
+            if isinstance(cell, float):
+                assert float(value) == cell, (row["key"], column)
+            elif cell in (0, 1) and value in ("true", "false"):  # a boolean column: SQLite stores 0 and 1
+                assert cell == (value == "true"), (row["key"], column)
+            else:
+                assert ("" if cell is None else str(cell)) == value, (row["key"], column)
+    assert any(row["impact_factor_year"] for row in browsed)  # the years a metric is for are there
 
 
 def test_the_report_page_shows_stats_quality_and_plots(crawled, tmp_path):

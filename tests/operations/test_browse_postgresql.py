@@ -50,6 +50,8 @@ def test_views_on_postgresql_and_a_sqlite_snapshot_for_datasette(postgres, tmp_p
     engine = engine_from_url(url)
     with engine.connect() as conn:
         assert tuple(conn.execute(text(query)).one()) == expected
+        # No crawl was recorded: the journals table is there, with its columns and no rows.
+        assert conn.execute(text("select count(*) from journal_table")).scalar() == 0
 
     snapshot = tmp_path / "snapshot.db"
     copied = copy_to_sqlite(engine, snapshot)
