@@ -113,7 +113,7 @@ def test_the_remembered_address_checks_answer_each_time_as_the_first() -> None:
         assert is_ip_address("[::1]") and is_ip_address("10.0.0.1")
         assert not is_ip_address("example.org")
         assert is_private_address("10.0.0.1") and not is_private_address("93.184.216.34")
-        with pytest.raises(ValueError, match="example.org"):
+        with pytest.raises(ValueError, match=r"example\.org"):
             is_private_address("example.org")
 
 
