@@ -184,7 +184,20 @@ RENDER_TIMEOUT = 180
 # HttpProxyMiddleware (750).
 # A hash router's views (/#!/journal/acta) are pages of their own: their route stays in the fingerprint.
 REQUEST_FINGERPRINTER_CLASS = "journals.scheduler.fingerprint.RouteFingerprinter"
+# Scrapy's downloader middlewares that only set a header or a meta key run as one layer of the chain
+# (journals.downloadermiddlewares.fused), each with its own code and settings, in Scrapy's order, at priorities as
+# DOWNLOADER_MIDDLEWARES_BASE gives them; no other middleware has a hook between them, so no hook of the chain changes
+# its place. DownloaderStats (850) stays a layer of its own: fused with them, it would count requests the scope
+# middleware (760) refuses and miss the Cookie and Proxy-Authorization headers set after them.
+FUSED_DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.httpauth.HttpAuthMiddleware": 300,
+    "scrapy.downloadermiddlewares.downloadtimeout.DownloadTimeoutMiddleware": 350,
+    "scrapy.downloadermiddlewares.defaultheaders.DefaultHeadersMiddleware": 400,
+    "scrapy.downloadermiddlewares.useragent.UserAgentMiddleware": 500,
+}
 DOWNLOADER_MIDDLEWARES = {
+    **dict.fromkeys(FUSED_DOWNLOADER_MIDDLEWARES),
+    "journals.downloadermiddlewares.fused.FusedDownloaderMiddleware": 400,
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     # robots.txt as RFC 9309 reads it (journals.downloadermiddlewares.robotstxt): unreachable (429, 5xx, network
     # error, timeout) disallows the host, 4xx allows it, and only its first ROBOTSTXT_MAX_BYTES are read, gzipped or

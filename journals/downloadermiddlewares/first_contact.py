@@ -22,8 +22,10 @@ not probed (the proxy, not the host, is what the crawl connects to). Counted in 
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 from typing import TYPE_CHECKING
+from urllib.parse import SplitResult
 
 from scrapy.exceptions import DownloadTimeoutError
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -146,7 +148,15 @@ class FirstContactMiddleware:
 def _host(request: Request) -> tuple[str, int] | None:
     """(host, port) a request connects to; None for a scheme that is not probed."""
     parts = urlparse_cached(request)
-    default_port = PROBED_SCHEMES.get(parts.scheme)
+    return _host_of(parts.scheme, parts.netloc)
+
+
+@functools.lru_cache(maxsize=4096)
+def _host_of(scheme: str, netloc: str) -> tuple[str, int] | None:
+    """:func:`_host` of a URL's scheme and authority, remembered for the last few thousand: every response asks it,
+    on a handful of hosts."""
+    default_port = PROBED_SCHEMES.get(scheme)
+    parts = SplitResult(scheme, netloc, "", "", "")
     if default_port is None or not parts.hostname:
         return None
     try:

@@ -175,7 +175,10 @@ class SQLCacheStorage:
         request.meta["cache_timestamp"] = row.fetched_at.timestamp()
         request.meta[CACHED_BODY] = body
         response_class = responsetypes.from_args(headers=headers, url=row.url, body=body)
-        return response_class(url=row.url, status=row.status, headers=headers, body=body)
+        response = response_class(url=row.url, status=row.status, body=body)
+        # The response's own headers, as its constructor's copy of them would be: a Headers is taken as it is.
+        response.headers = headers
+        return response
 
     def store_response(self, spider: Spider, request: Request, response: Response) -> None:
         """Insert or replace the cached response to ``request``, in the writer thread (on the spot when
@@ -290,10 +293,18 @@ def headers_to_json(headers: Headers) -> str:
 
 
 def headers_from_json(text: str) -> Headers:
-    """The inverse of :func:`headers_to_json`: the very bytes that were stored."""
-    return Headers(
-        {
-            name.encode("latin-1"): [value.encode("latin-1") for value in values]
-            for name, values in json.loads(text).items()
-        }
-    )
+    """The inverse of :func:`headers_to_json`: the very bytes that were stored.
+
+    Names stored from a ``Headers`` are in its form already (title case), so the names and lists are put in as they
+    are, without ``Headers`` normalising each name and value again; a name in another form (a row written by other
+    means) is normalised as ``Headers`` does."""
+    stored = {
+        name.encode("latin-1"): [value.encode("latin-1") for value in values]
+        for name, values in json.loads(text).items()
+    }
+    headers = Headers()
+    if all(name == name.title() for name in stored):
+        dict.update(headers, stored)
+    else:
+        headers.update(stored)
+    return headers

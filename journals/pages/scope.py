@@ -228,8 +228,12 @@ def may_be_sister_site(url: str) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def is_ip_address(host: str) -> bool:
-    """Whether ``host`` is an IPv4 or IPv6 address rather than a name."""
+    """Whether ``host`` is an IPv4 or IPv6 address rather than a name.
+
+    Remembered for the last few thousand hosts: the scope middleware asks it of every request, on a handful of
+    hosts, and ``ipaddress`` parses a name twice (as IPv4, then IPv6) before refusing it."""
     try:
         ipaddress.ip_address(host.strip("[]"))
     except ValueError:
@@ -254,9 +258,14 @@ def on_public_web(url: str) -> bool:
         return True  # a name, not an address
 
 
+@functools.lru_cache(maxsize=4096)
 def is_private_address(address: str) -> bool:
     """Whether an IP address is not on the public internet: private, loopback, link-local (cloud metadata
-    services), shared, reserved, multicast or unspecified; IPv4 mapped into IPv6 is judged as IPv4."""
+    services), shared, reserved, multicast or unspecified; IPv4 mapped into IPv6 is judged as IPv4. ``ValueError``
+    for what is no address.
+
+    Remembered for the last few thousand addresses (a ``ValueError`` is raised anew each time): the scope middleware
+    asks it of every request's resolved address, and ``is_global`` tests the address against some twenty networks."""
     ip = ipaddress.ip_address(address.strip("[]"))
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import zlib
 from datetime import UTC, datetime, timedelta
@@ -10,14 +11,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from scrapy import Request, Spider, signals
-from scrapy.http import HtmlResponse, Response
+from scrapy.http import Headers, HtmlResponse, Response
 from scrapy.utils.defer import deferred_f_from_coro_f, maybe_deferred_to_future
 from scrapy.utils.test import get_crawler
 from sqlalchemy import update
 from twisted.internet import reactor
 from twisted.internet.task import deferLater
 
-from journals.downloadermiddlewares.httpcache import SQLCacheStorage
+from journals.downloadermiddlewares.httpcache import SQLCacheStorage, headers_from_json, headers_to_json
 from journals.store import engine_from_url
 from journals.store.models import CachedPage
 
@@ -184,6 +185,37 @@ def test_round_trip_keeps_status_headers_and_bytes(storage):
         assert cached.headers["ETag"] == b'"v1"'
         assert again.meta["cache_timestamp"] == pytest.approx(datetime.now(UTC).timestamp(), abs=60)
     assert cache.retrieve_response(spider, Request("http://example.org/page?x=2")) is None
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"Content-Type": ["text/html"], "Set-Cookie": ["a=1", "b=2"], "X-Latin": ["caf\u00e9 \u00ff"], "Etag": ['"v1"']},
+        {"content-type": ["text/html"], "X-MIXED-case": ["1"], "Content-Type": ["text/plain"]},
+        {},
+    ],
+)
+def test_stored_headers_come_back_as_headers_would_make_them(stored):
+    text = json.dumps(stored)
+    expected = Headers(
+        {name.encode("latin-1"): [v.encode("latin-1") for v in values] for name, values in json.loads(text).items()}
+    )
+    headers = headers_from_json(text)
+    assert type(headers) is Headers and headers.encoding == expected.encoding
+    assert dict(headers) == dict(expected) and list(headers) == list(expected)
+    assert headers_from_json(headers_to_json(headers)) == headers
+
+
+def test_a_cached_response_has_the_headers_its_constructor_would_give_it(storage):
+    cache, spider = storage
+    headers = {"Content-Type": "text/html; charset=latin-1", "Set-Cookie": ["a=1", "b=2"], "X-Empty": ""}
+    response = HtmlResponse("http://example.org/h", headers=headers, body=b"<p>caf\xe9</p>")
+    cache.store_response(spider, Request("http://example.org/h"), response)
+    cached = cache.retrieve_response(spider, Request("http://example.org/h"))
+    rebuilt = HtmlResponse("http://example.org/h", headers=headers_from_json(headers_to_json(response.headers)))
+    assert dict(cached.headers) == dict(rebuilt.headers) == dict(response.headers)
+    assert cached.headers.encoding == rebuilt.headers.encoding and cached.encoding == "cp1252"
+    assert cached.text == "<p>caf\xe9</p>"
 
 
 def test_html_comes_back_as_html_and_replaces_older_copy(storage):

@@ -9,6 +9,7 @@ from journals.pages.scope import (
     SiteScope,
     ascii_host,
     canonical_url,
+    is_ip_address,
     is_private_address,
     listing_url,
     may_be_sister_site,
@@ -105,6 +106,15 @@ def test_sister_sites_are_named_hosts_on_default_ports() -> None:
 )
 def test_private_addresses(address: str, private: bool) -> None:
     assert is_private_address(address) is private
+
+
+def test_the_remembered_address_checks_answer_each_time_as_the_first() -> None:
+    for _ in range(2):
+        assert is_ip_address("[::1]") and is_ip_address("10.0.0.1")
+        assert not is_ip_address("example.org")
+        assert is_private_address("10.0.0.1") and not is_private_address("93.184.216.34")
+        with pytest.raises(ValueError, match=r"example\.org"):
+            is_private_address("example.org")
 
 
 def test_origin_of_a_url() -> None:
