@@ -165,32 +165,48 @@ text in lower case may not hold the ASCII letter where the expression matches on
 
 def may_hold_placeholder(text: str, lowered: str | None = None) -> bool:
     """Whether ``text`` holds a placeholder's word (:data:`_PLACEHOLDER_MARK`), the question asked of every page
-    before its elements are looked at. A match is one of the words in any case: the text in lower case holds it,
-    unless it holds one of :data:`_CASE_FOLDED_TO_ASCII`, when the expression alone answers. The case-insensitive
-    expression tries every character of the page; lowering it and searching for the words run in C, and the expression
-    is tried from the first word found. ``lowered``: ``text.lower()``, when the caller has it."""
-    start = 0
-    if not any(letter in text for letter in _CASE_FOLDED_TO_ASCII):
-        lowered = text.lower() if lowered is None else lowered  # as long as the text: only İ lowers to two
-        found = [at for word in _PLACEHOLDER_WORDS if (at := lowered.find(word)) >= 0]
-        if not found:
-            return False
-        start = min(found)
-    return _PLACEHOLDER_MARK.search(text, start) is not None
+    before its elements are looked at. A match is one of the words in any case: the text in lower case holds it
+    at the same place, unless it holds one of :data:`_CASE_FOLDED_TO_ASCII` (İ alone lowers to two characters),
+    when the expression alone answers. The case-insensitive expression tries every character of the page (and a
+    word inside another, "downloading", would send it on through the rest); lowering the page and finding the
+    words run in C, and the expression is tried at each place a word is found. ``lowered``: ``text.lower()``, when
+    the caller has it."""
+    if any(letter in text for letter in _CASE_FOLDED_TO_ASCII):
+        return _PLACEHOLDER_MARK.search(text) is not None
+    lowered = text.lower() if lowered is None else lowered
+    for word in _PLACEHOLDER_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            if _PLACEHOLDER_MARK.match(text, at) is not None:
+                return True
+            at = lowered.find(word, at + 1)
+    return False
 
 
 _PLACEHOLDER = re.compile(rf"{_PLACEHOLDER_MARK.pattern}.{{0,40}}$", re.IGNORECASE)
 """A placeholder's whole text, from its first word ("Loading metrics…", "Cargando…")."""
 
 
+_PLACEHOLDER_INITIALS = frozenset(
+    {initial for word in _PLACEHOLDER_WORDS for initial in (word[0], word[0].upper())} | set(_CASE_FOLDED_TO_ASCII)
+)
+"""The characters a text that :data:`_PLACEHOLDER` matches may start with: a word's first letter in either case
+(or one of the letters ``re.IGNORECASE`` takes for an ASCII one)."""
+
+
 def _placeholders(tree: etree._Element) -> int:
-    """Elements with no child elements whose visible text is a placeholder's (see :data:`_PLACEHOLDER`)."""
+    """Elements with no child elements whose visible text is a placeholder's (see :data:`_PLACEHOLDER`). An
+    element's text is collapsed and matched only when its first character may start one (most texts are
+    indentation or start with another letter)."""
     found = 0
     for element in tree.iter():
+        own = element.text
+        if not own or own.lstrip()[:1] not in _PLACEHOLDER_INITIALS:
+            continue
         if not isinstance(element.tag, str) or len(element) or element.tag in UNSEEN_WITH_SCRIPTS:
             continue
-        text = " ".join((element.text or "").split())
-        if text and _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
+        text = " ".join(own.split())
+        if _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
             found += 1
     return found
 
