@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -308,7 +309,7 @@ class VisibleData:
     @cached_property
     def labels(self) -> int:
         """How many distinct labels of :func:`_data_labels` it holds."""
-        return sum(label in self.words for label in _spaced_labels())
+        return sum(1 for _ in _labels_held(self.words))
 
     @cached_property
     def names_a_label(self) -> bool:
@@ -361,13 +362,34 @@ def _names_data(text: str) -> bool:
 def _holds_a_label(words: str) -> bool:
     """Whether ``words`` (a :func:`~journals.vocabulary.label_key` with a space at either end) holds a label of
     :func:`_data_labels` as words."""
-    return any(label in words for label in _spaced_labels())
+    return next(_labels_held(words), None) is not None
+
+
+def _labels_held(words: str) -> Iterator[str]:
+    """The labels of :func:`_spaced_labels` that ``words`` holds (each once, in no set order). A label held as
+    words starts with one of the text's words, so only the labels that start with one are looked for: a page's
+    words are split and matched against the labels' first words in C, where looking for every label walks the
+    whole text once per label."""
+    by_first_word = _spaced_labels_by_first_word()
+    for first_word in by_first_word.keys() & words.split():
+        for label in by_first_word[first_word]:
+            if label in words:
+                yield label
 
 
 @cache
 def _spaced_labels() -> tuple[str, ...]:
     """:func:`_data_labels`, each with a space at either end, as they are looked for among words."""
     return tuple(f" {label} " for label in _data_labels())
+
+
+@cache
+def _spaced_labels_by_first_word() -> dict[str, tuple[str, ...]]:
+    """:func:`_spaced_labels` by their first word."""
+    by_first_word: dict[str, list[str]] = {}
+    for label in _spaced_labels():
+        by_first_word.setdefault(label.split()[0], []).append(label)
+    return {word: tuple(labels) for word, labels in by_first_word.items()}
 
 
 @cache

@@ -13,15 +13,20 @@ from journals.pages.script_signs import (
     _PANEL_CONTROLS,
     _PLACEHOLDER,
     _PLACEHOLDER_MARK,
-    UNSEEN_WITH_SCRIPTS,
-    _placeholders,
     MIN_SCRIPT_LETTERS,
+    UNSEEN_WITH_SCRIPTS,
+    VisibleData,
+    _holds_a_label,
+    _labels_held,
+    _placeholders,
+    _spaced_labels,
     builds_page,
     may_hold_placeholder,
     names_journal_data,
     script_signs,
 )
 from journals.replay.pages import DEFAULT_REAL_PAGES
+from journals.vocabulary import label_key
 from tests.pages.test_visibility import corpus_pages, odd_markup, odd_trees
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -153,11 +158,13 @@ _PANEL_UNION = etree.XPath(
 def test_the_panel_controls_are_found_in_one_pass_as_four_searches_found_them() -> None:
     """One pass over the elements finds the controls the union of four searches found, in the same order, on every
     saved page and on controls written in each form."""
-    pages = [path.read_bytes().decode("utf-8", "replace") for path in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))]
+    pages = [
+        path.read_bytes().decode("utf-8", "replace") for path in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))
+    ]
     pages.append(
         '<div role="tab" aria-controls="p1">A</div><button aria-expanded="false" aria-controls="p2">B</button>'
         '<button aria-expanded="true" aria-controls="p3">C</button><div role="tab">D</div><details><summary>E'
-        '</summary></details><details open><summary>F</summary></details><summary>G</summary>'
+        "</summary></details><details open><summary>F</summary></details><summary>G</summary>"
         '<p aria-busy="true" role="tab" aria-controls="p4">H</p><span aria-busy="false">I</span>'
     )
     found = 0
@@ -207,3 +214,37 @@ def test_placeholders_in_odd_markup_are_counted_as_plainly(markup: str) -> None:
 def test_a_placeholder_word_after_one_inside_another_word_is_found(text: str) -> None:
     assert may_hold_placeholder(text) and may_hold_placeholder(f"<p>{text}</p>")
     assert not may_hold_placeholder(text.replace("oading", "oadings").replace("geladen", "geladene"))
+
+
+def _labels_held_plainly(words: str) -> set[str]:
+    """The plain search :func:`_labels_held` must agree with: every label looked for in the whole text."""
+    return {label for label in _spaced_labels() if label in words}
+
+
+def test_the_labels_of_every_saved_and_sandbox_page_are_those_every_label_finds() -> None:
+    """The labels a page's visible words and its markup's words hold, found among those that start with one of
+    its words, are those every label looked for finds."""
+    held = 0
+    for parsed in corpus_pages():
+        texts = [parsed.text[:50_000]]
+        if parsed.tree is not None:
+            visible = VisibleData(parsed.tree)
+            texts.append(visible.text)
+            assert visible.labels == len(_labels_held_plainly(visible.words))
+            assert visible.names_a_label == bool(_labels_held_plainly(visible.words))
+        for text in texts:
+            words = f" {label_key(text)} "
+            assert set(_labels_held(words)) == _labels_held_plainly(words)
+            held += len(_labels_held_plainly(words))
+    assert held >= 20
+
+
+_LABEL_WORDS = st.sampled_from(sorted({word for label in _spaced_labels() for word in label.split()} | {"x", "2024"}))
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.one_of(_LABEL_WORDS, st.sampled_from(["", " ", "  ", "\n", "-"])), max_size=30).map(" ".join))
+def test_the_labels_of_any_words_are_those_every_label_finds(words: str) -> None:
+    for text in (words, f" {words} ", f" {label_key(words)} "):
+        assert set(_labels_held(text)) == _labels_held_plainly(text)
+        assert _holds_a_label(text) == bool(_labels_held_plainly(text))
