@@ -8,11 +8,12 @@ from functools import cache
 
 import lxml.html
 import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
 from journals.pages.parsed import ParsedPage
-from journals.pages.visibility import is_hidden
+from journals.pages.visibility import _HIDING_STYLE, _hiding_class, is_hidden
 from journals.replay.pages import load_saved_pages
 from lab.extraction.bench import CHROME_KILOBYTES, sample_pages, with_chrome
 
@@ -89,3 +90,46 @@ def odd_trees(markup: str) -> list[etree._Element]:
 )
 def test_an_element_is_hidden_by_its_own_markup(markup: str, hidden: bool) -> None:
     assert is_hidden(lxml.html.fragment_fromstring(markup)) == hidden
+
+
+def is_hidden_plainly(element: etree._Element) -> bool:
+    """The plain rule :func:`is_hidden` must agree with: each attribute looked up, each class token judged."""
+    if element.get("hidden") is not None or (element.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    style = element.get("style")
+    if style and _HIDING_STYLE.search(style):
+        return True
+    classes = element.get("class")
+    return bool(classes) and any(_hiding_class(token.lower()) for token in classes.split())
+
+
+def test_every_element_of_every_saved_and_sandbox_page_is_hidden_as_by_the_plain_rule() -> None:
+    hidden = 0
+    for parsed in corpus_pages():
+        if parsed.tree is not None:
+            for element in parsed.tree.iter(etree.Element):
+                assert is_hidden(element) == is_hidden_plainly(element), etree.tostring(element)[:200]
+                hidden += is_hidden(element)
+    assert hidden >= 50
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(odd_markup)
+def test_every_element_of_odd_markup_is_hidden_as_by_the_plain_rule(markup: str) -> None:
+    for tree in odd_trees(markup):
+        for element in tree.iter(etree.Element):
+            assert is_hidden(element) == is_hidden_plainly(element), etree.tostring(element)
+
+
+@given(st.lists(st.sampled_from(["hidden", "Hide", "u-hidden", "abcd-hidden", "d-none", "x", "-", " ", "\t", "\u212a"]),
+                max_size=6).map("".join),
+       st.sampled_from([{}, {"id": "x"}, {"hidden": ""}, {"aria-hidden": "TRUE "}, {"style": "display:none"},
+                        {"style": "color:red"}, {"aria-hidden": "false", "style": ""}]))  # fmt: skip
+def test_a_class_attribute_hides_alone_or_beside_others_as_by_the_plain_rule(
+    classes: str, others: dict[str, str]
+) -> None:
+    """The answer kept by a class attribute's value is the rule's, whether the class is the element's one
+    attribute or one of several."""
+    element = etree.Element("p", {"class": classes, **others})
+    assert is_hidden(element) == is_hidden_plainly(element)
+    assert is_hidden(etree.Element("p", others)) == is_hidden_plainly(etree.Element("p", others))
