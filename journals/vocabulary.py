@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from journals.domain.numbers import YEAR_BESIDE_LABEL, YEAR_IN_BRACKETS
+from journals.domain.numbers import YEAR_IN_BRACKETS, drop_years_beside_label
 
 LABEL_MARKS = dict.fromkeys(map(ord, "™®©℠*"), None)
 """Trademark and footnote marks a label may carry (a :meth:`str.translate` table deleting them)."""
@@ -84,7 +84,7 @@ def label_key(text: str) -> str:
     """A label's text as looked up among the vocabulary's labels: :func:`normalise_label` of it without its year,
     in brackets or bare at either end ("Impact Factor (2024):", "Impact Factor 2024:", "2023 CiteScore" →
     "impact factor", "citescore")."""
-    return normalise_label(YEAR_BESIDE_LABEL.sub(" ", YEAR_IN_BRACKETS.sub(" ", text)))
+    return normalise_label(drop_years_beside_label(YEAR_IN_BRACKETS.sub(" ", text)))
 
 
 @cache

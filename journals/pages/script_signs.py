@@ -367,13 +367,15 @@ def _holds_a_label(words: str) -> bool:
 
 def _labels_held(words: str) -> Iterator[str]:
     """The labels of :func:`_spaced_labels` that ``words`` holds (each once, in no set order). A label held as
-    words starts with one of the text's words, so only the labels that start with one are looked for: a page's
-    words are split and matched against the labels' first words in C, where looking for every label walks the
-    whole text once per label."""
+    words has each of its words between two spaces in the text: a label one of whose words the text lacks is not
+    looked for (a one-word label is held when the text has it), where looking for every label walks the whole text
+    once per label."""
+    spaced_words = words.split(" ")
+    held_words = set(itertools.islice(spaced_words, 1, len(spaced_words) - 1))  # between two spaces
     by_first_word = _spaced_labels_by_first_word()
-    for first_word in by_first_word.keys() & words.split():
-        for label in by_first_word[first_word]:
-            if label in words:
+    for first_word in by_first_word.keys() & held_words:
+        for label, other_words in by_first_word[first_word]:
+            if not other_words or (held_words.issuperset(other_words) and label in words):
                 yield label
 
 
@@ -384,11 +386,12 @@ def _spaced_labels() -> tuple[str, ...]:
 
 
 @cache
-def _spaced_labels_by_first_word() -> dict[str, tuple[str, ...]]:
-    """:func:`_spaced_labels` by their first word."""
-    by_first_word: dict[str, list[str]] = {}
+def _spaced_labels_by_first_word() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """:func:`_spaced_labels` by their first word, each with its other words."""
+    by_first_word: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for label in _spaced_labels():
-        by_first_word.setdefault(label.split()[0], []).append(label)
+        first_word, *other_words = label.split(" ")[1:-1]
+        by_first_word.setdefault(first_word, []).append((label, tuple(other_words)))
     return {word: tuple(labels) for word, labels in by_first_word.items()}
 
 
