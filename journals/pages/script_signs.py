@@ -302,6 +302,11 @@ class VisibleData:
         return visible_text(self.tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
 
     @cached_property
+    def holds_issn(self) -> bool:
+        """Whether it holds a valid ISSN (:func:`~journals.domain.issn.holds_issn`)."""
+        return holds_issn(self.text)
+
+    @cached_property
     def words(self) -> str:
         """Its :func:`~journals.vocabulary.label_key`, with a space at either end (labels are looked for as words)."""
         return f" {label_key(self.text)} "
@@ -325,7 +330,7 @@ def journal_facts(page: ParsedPage, visible: VisibleData | None = None) -> int:
     if tree is None:
         return 0
     visible = visible if visible is not None else VisibleData(tree)
-    return visible.labels + holds_issn(visible.text)
+    return visible.labels + visible.holds_issn
 
 
 def _runs(script_type: str | None) -> bool:
@@ -351,7 +356,7 @@ def names_journal_data(page: ParsedPage, visible: VisibleData | None = None) -> 
     if tree is None or not _names_data(page.text):
         return False  # not even in the markup, where a look at the visible text alone costs a tenth of it
     visible = visible if visible is not None else VisibleData(tree)
-    return holds_issn(visible.text) or visible.names_a_label
+    return visible.holds_issn or visible.names_a_label
 
 
 def _names_data(text: str) -> bool:
