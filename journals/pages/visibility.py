@@ -37,7 +37,7 @@ def is_hidden(element: etree._Element) -> bool:
     attribute, ``aria-hidden="true"``, or a hiding class name.
 
     Asked of nearly every element of a page: its attributes' names are read once (most elements have a class
-    alone, or none), and a class attribute's answer is kept by its value (a page repeats a few hundred values)."""
+    alone, or none), and a class attribute's answer is kept by its value (a page's elements share a few hundred)."""
     names = element.keys()
     if not names:
         return False
