@@ -82,11 +82,9 @@ def test_empty_and_broken_pages_give_no_links() -> None:
 
 
 def test_metrics_hop_in_a_journal_menu_comes_after_content_links_and_the_sites_about_is_no_hop() -> None:
-    page = (
-        '<html><body><header><nav><a href="/about">About</a></nav></header><main><h1>Acta</h1>'
-        '<nav class="journal-nav"><a href="/j/acta/info">Journal information</a></nav>'
-        '<p><a href="/j/acta/metrics">Journal metrics</a></p></main></body></html>'
-    )
+    page = ('<html><body><header><nav><a href="/about">About</a></nav></header><main><h1>Acta</h1>'
+            '<nav class="journal-nav"><a href="/j/acta/info">Journal information</a></nav>'
+            '<p><a href="/j/acta/metrics">Journal metrics</a></p></main></body></html>')
     links = page_links(page, "http://site.example/j/acta")
     assert [a.url for a in links.metrics] == ["http://site.example/j/acta/metrics", "http://site.example/j/acta/info"]
 
@@ -208,7 +206,7 @@ def test_a_journal_pages_metrics_links_are_those_page_links_finds() -> None:
 
 SCRIPT_LETTERS = {
     "onclick": '<a href="javascript:void(0)" onclick="window.location.href=\'/az/{x}\'; return false">{x}</a>',
-    "button": '<button type="button" onclick="location=\'journals.php?letter={x}\'">{x}</button>',
+    "button": "<button type=\"button\" onclick=\"location='journals.php?letter={x}'\">{x}</button>",
     "javascript href": "<a href=\"javascript:goTo('/az/{x}')\">{x}</a>",
     "data-href": '<span class="letter" data-href="/az/{x}">{x}</span>',
     "image map": '<map name="az"><area shape="rect" coords="0,0,9,9" href="/az/{x}" alt="{x}"></map>',
@@ -234,10 +232,7 @@ def test_letters_that_are_no_links_are_read_off_the_markup() -> None:
 
 def test_a_select_of_letters_goes_to_its_values_or_submits_its_get_form() -> None:
     options = "".join(f'<option value="/az/{x}">{x}</option>' for x in "AB")
-    chosen = page_links(
-        script_index(f'<select onchange="location=this.value"><option value="">Choose</option>{options}</select>'),
-        "http://s.example/",
-    )
+    chosen = page_links(script_index(f'<select onchange="location=this.value"><option value="">Choose</option>{options}</select>'), "http://s.example/")
     assert [a.url for a in chosen.letters] == ["http://s.example/az/A", "http://s.example/az/B"]
 
     form = '<form action="/browse" {method}><select name="l" onchange="this.form.submit()"><option>A</option><option>0-9</option></select></form>'

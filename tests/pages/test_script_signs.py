@@ -158,13 +158,11 @@ _PANEL_UNION = etree.XPath(
 def test_the_panel_controls_are_found_in_one_pass_as_four_searches_found_them() -> None:
     """One pass over the elements finds the controls the union of four searches found, in the same order, on every
     saved page and on controls written in each form."""
-    pages = [
-        path.read_bytes().decode("utf-8", "replace") for path in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))
-    ]
+    pages = [path.read_bytes().decode("utf-8", "replace") for path in sorted(DEFAULT_REAL_PAGES.parent.glob("**/*.htm*"))]
     pages.append(
         '<div role="tab" aria-controls="p1">A</div><button aria-expanded="false" aria-controls="p2">B</button>'
         '<button aria-expanded="true" aria-controls="p3">C</button><div role="tab">D</div><details><summary>E'
-        "</summary></details><details open><summary>F</summary></details><summary>G</summary>"
+        '</summary></details><details open><summary>F</summary></details><summary>G</summary>'
         '<p aria-busy="true" role="tab" aria-controls="p4">H</p><span aria-busy="false">I</span>'
     )
     found = 0
