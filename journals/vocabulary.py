@@ -13,10 +13,16 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from journals.domain.numbers import YEAR_BESIDE_LABEL, YEAR_IN_BRACKETS
+from journals.domain.numbers import YEAR_IN_BRACKETS, drop_years_beside_label
 
 LABEL_MARKS = dict.fromkeys(map(ord, "™®©℠*"), None)
 """Trademark and footnote marks a label may carry (a :meth:`str.translate` table deleting them)."""
+_LABEL_MARK_CHARACTERS = "".join(map(chr, LABEL_MARKS))
+_LABEL_MARK = re.compile(f"[{re.escape(_LABEL_MARK_CHARACTERS)}]")
+"""Any of :data:`LABEL_MARKS`: deleted by a search in C (a translation looks each character of a text that is not
+ASCII up in the table, some hundred times as long on a page's text)."""
+_WORD = re.compile(r"\w+")
+"""A word of a label: what is left between its runs of other characters (no word character is a space)."""
 
 
 @dataclass(frozen=True)
@@ -69,15 +75,16 @@ def normalise_label(text: str) -> str:
     """``text`` as labels are compared, on pages and in this vocabulary alike: trademark marks and punctuation
     dropped, case-folded, spaces collapsed ("Journal Impact Factor™:" → "journal impact factor"). A year in
     brackets stays ("Impact Factor (2024)" and "Impact Factor (2023)" are two rows): see :func:`label_key`."""
-    folded = unicodedata.normalize("NFKC", text.translate(LABEL_MARKS)).casefold()
-    return " ".join(re.sub(r"[^\w]+", " ", folded).split())
+    if any(mark in text for mark in _LABEL_MARK_CHARACTERS):
+        text = _LABEL_MARK.sub("", text)
+    return " ".join(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
 def label_key(text: str) -> str:
     """A label's text as looked up among the vocabulary's labels: :func:`normalise_label` of it without its year,
     in brackets or bare at either end ("Impact Factor (2024):", "Impact Factor 2024:", "2023 CiteScore" →
     "impact factor", "citescore")."""
-    return normalise_label(YEAR_BESIDE_LABEL.sub(" ", YEAR_IN_BRACKETS.sub(" ", text)))
+    return normalise_label(drop_years_beside_label(YEAR_IN_BRACKETS.sub(" ", text)))
 
 
 @cache

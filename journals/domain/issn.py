@@ -7,9 +7,11 @@ from collections.abc import Iterator
 
 from journals.domain.parsed import PLAIN_AROUND, Parsed, null_first
 
-ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Za-z])")
+ISSN = re.compile(r"(\d{4})(?<![\dA-Za-z]\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Za-z])")
 """An ISSN in running text, check character not yet validated: ``0028-0836``, ``0028 0836``, ``00280836``, any
-dash; groups 1 and 2 are its two halves. Letters or digits around it make it part of a longer token."""
+dash; groups 1 and 2 are its two halves. Letters or digits around it make it part of a longer token: the one
+before it is looked for once its first four digits are read, so that a search skips to digits in C (an expression
+that starts with a look behind is tried at every character of a page)."""
 SHOWN_ISSN = re.compile(r"\b\d{4}-\d{3}[\dXx]\b")
 """An ISSN as listings show one, hyphen and all: the cheap hint that a listing's row is a journal's (a compact
 ``NNNNNNNN`` would take every eight-digit number for one). Check character not validated."""

@@ -19,10 +19,37 @@ YEAR_IN_BRACKETS = re.compile(r"[(\[]\s*(?:19|20)\d\d\s*[)\]]")
 YEAR_BESIDE_LABEL = re.compile(r"^\W*(?:19|20)\d\d\b|\b(?:19|20)\d\d\W*$")
 """A bare year at the start or end of a label's text ("2023 CiteScore", "Impact Factor 2024:"): it says which
 year the value is for, not which attribute."""
+_LEADING_YEAR = re.compile(r"\W*(?:19|20)\d\d\b")
+"""The first branch of :data:`YEAR_BESIDE_LABEL`, matched at the text's start."""
+_TRAILING_YEAR = re.compile(r"\b(?:19|20)\d\d\W*$")
+"""Its second branch: a match ends at the text's end (its last characters taken by ``\\W*``)."""
+_NON_WORD_RUN = re.compile(r"\W*")
+SEARCHED_YEARS_LENGTH = 64
+"""Texts up to this long have their years beside a label replaced by :data:`YEAR_BESIDE_LABEL` itself."""
 YEAR_PATTERN = re.compile(r"\b(19[5-9]\d|20\d\d)\b")
 """A metric year (1950–2099) anywhere in a text."""
 _NUMBER_TEXT = re.compile(r"^[^\d+-]{0,3}([-+]?\d+(?:[.,\u202f ]\d+)*)[^\d]{0,3}$")
 """A whole cell that is one number, with at most three characters around it (a currency, a unit)."""
+
+
+def drop_years_beside_label(text: str) -> str:
+    """``YEAR_BESIDE_LABEL.sub(" ", text)``: each bare year at the start or end of ``text`` replaced by a space.
+
+    The expression's second branch is tried at every character of a text, where only one place can match: a
+    match starts at the text's start (the first branch, or the second taking the whole text), or four characters
+    before the run of non-word characters that ends the text (the second branch's ``\\W*`` runs to the end, and
+    the year before it is of word characters). On a long text (a page's) those places alone are tried."""
+    if len(text) <= SEARCHED_YEARS_LENGTH:
+        return YEAR_BESIDE_LABEL.sub(" ", text)
+    leading = _LEADING_YEAR.match(text)
+    if leading is None and _TRAILING_YEAR.match(text):
+        return " "
+    start = leading.end() if leading is not None else 0
+    trailing_run = _NON_WORD_RUN.match(text[::-1])
+    year_at = len(text) - (trailing_run.end() if trailing_run is not None else 0) - 4
+    ends_with_year = year_at >= max(start, 1) and _TRAILING_YEAR.match(text, year_at) is not None
+    middle = text[start:year_at] if ends_with_year else text[start:]
+    return ("" if leading is None else " ") + middle + (" " if ends_with_year else "")
 
 
 def find_year(text: str | None) -> int | None:

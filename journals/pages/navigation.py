@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import math
 import pkgutil
 import re
 from collections import Counter
@@ -117,16 +116,69 @@ UNSEEN_TAGS = frozenset({"script", "style"})
 """Elements whose text a reader never sees."""
 
 
+WALKED_LIMIT = ANCHOR_TEXT_LIMIT
+"""A reading of at most this many letters walks the element, and stops where the limit is reached (an anchor's
+text, whether a panel holds any): a longer or unlimited one is read whole, in C (:func:`_read_whole`)."""
+
+
 def visible_text(
     element: etree._Element, limit: int | None = None, unseen: frozenset[str] = UNSEEN_TAGS, separator: str = ""
 ) -> str:
     """The element's text without its hidden descendants and ``unseen`` elements (scripts and styles),
     whitespace collapsed; with ``limit``, its first ``limit`` characters (reading stops there). Its pieces are
-    joined by ``separator`` (a space keeps the words of two cells apart)."""
+    joined by ``separator`` (a space keeps the words of two cells apart).
+
+    A reading up to :data:`WALKED_LIMIT` letters walks the element until the limit; a longer one reads it whole
+    and cuts it: the pieces a walk reads up to the one that takes it past the limit are a prefix of all of them,
+    and their text, collapsed, already holds the limit's characters, so both cut the same text."""
     parts: list[str] = []
-    _collect_within(element, parts, _Room(limit if limit is not None else math.inf), unseen)
+    if limit is not None and limit <= WALKED_LIMIT:
+        _collect_within(element, parts, _Room(limit), unseen)
+    else:
+        _read_whole(element, parts, unseen)
     text = normalise_text(separator.join(parts))
     return text[:limit].rstrip() if limit is not None else text
+
+
+def _read_whole(element: etree._Element, parts: list[str], unseen: frozenset[str]) -> None:
+    """Add all the element's visible pieces to ``parts``, as :func:`_collect_within` adds them with no limit: its
+    left-out descendants (hidden, ``unseen``, entities, which an HTML parser never makes) are found first, every
+    element's attributes looked at in one pass over the tree, and only their ancestors are walked: any other
+    element's pieces are read by lxml's ``itertext`` (its text and its descendants', with their tails, never a
+    comment's or a processing instruction's), the tree's bulk read in C."""
+    left_out = {child for child in element.iterdescendants(etree.Element) if is_hidden(child)}
+    left_out.update(child for child in element.iterdescendants(*unseen) if child.tag in unseen)
+    left_out.update(element.iterdescendants(etree.Entity))
+    if not left_out:
+        parts.extend(element.itertext())
+        return
+    walked: set[etree._Element] = set()
+    for child in left_out:
+        for ancestor in child.iterancestors():
+            if ancestor is element or ancestor in walked:
+                break
+            walked.add(ancestor)
+    _read_around(element, parts, left_out, walked)
+
+
+def _read_around(
+    element: etree._Element, parts: list[str], left_out: set[etree._Element], walked: set[etree._Element]
+) -> None:
+    """Add the element's pieces to ``parts``, but those of ``left_out`` elements; ``walked``: the elements that hold
+    one, whose children are looked at one by one (any other is read whole)."""
+    text = element.text
+    if text:
+        parts.append(text)
+    for child in element:
+        if child in left_out:
+            pass
+        elif child in walked:
+            _read_around(child, parts, left_out, walked)
+        elif isinstance(child.tag, str):
+            parts.extend(child.itertext())
+        text = child.tail
+        if text:
+            parts.append(text)
 
 
 class _Room:

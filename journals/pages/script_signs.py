@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -165,32 +166,48 @@ text in lower case may not hold the ASCII letter where the expression matches on
 
 def may_hold_placeholder(text: str, lowered: str | None = None) -> bool:
     """Whether ``text`` holds a placeholder's word (:data:`_PLACEHOLDER_MARK`), the question asked of every page
-    before its elements are looked at. A match is one of the words in any case: the text in lower case holds it,
-    unless it holds one of :data:`_CASE_FOLDED_TO_ASCII`, when the expression alone answers. The case-insensitive
-    expression tries every character of the page; lowering it and searching for the words run in C, and the expression
-    is tried from the first word found. ``lowered``: ``text.lower()``, when the caller has it."""
-    start = 0
-    if not any(letter in text for letter in _CASE_FOLDED_TO_ASCII):
-        lowered = text.lower() if lowered is None else lowered  # as long as the text: only İ lowers to two
-        found = [at for word in _PLACEHOLDER_WORDS if (at := lowered.find(word)) >= 0]
-        if not found:
-            return False
-        start = min(found)
-    return _PLACEHOLDER_MARK.search(text, start) is not None
+    before its elements are looked at. A match is one of the words in any case: the text in lower case holds it
+    at the same place, unless it holds one of :data:`_CASE_FOLDED_TO_ASCII` (İ alone lowers to two characters),
+    when the expression alone answers. The case-insensitive expression tries every character of the page (and a
+    word inside another, "downloading", would send it on through the rest); lowering the page and finding the
+    words run in C, and the expression is tried at each place a word is found. ``lowered``: ``text.lower()``, when
+    the caller has it."""
+    if any(letter in text for letter in _CASE_FOLDED_TO_ASCII):
+        return _PLACEHOLDER_MARK.search(text) is not None
+    lowered = text.lower() if lowered is None else lowered
+    for word in _PLACEHOLDER_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            if _PLACEHOLDER_MARK.match(text, at) is not None:
+                return True
+            at = lowered.find(word, at + 1)
+    return False
 
 
 _PLACEHOLDER = re.compile(rf"{_PLACEHOLDER_MARK.pattern}.{{0,40}}$", re.IGNORECASE)
 """A placeholder's whole text, from its first word ("Loading metrics…", "Cargando…")."""
 
 
+_PLACEHOLDER_INITIALS = frozenset(
+    {initial for word in _PLACEHOLDER_WORDS for initial in (word[0], word[0].upper())} | set(_CASE_FOLDED_TO_ASCII)
+)
+"""The characters a text that :data:`_PLACEHOLDER` matches may start with: a word's first letter in either case
+(or one of the letters ``re.IGNORECASE`` takes for an ASCII one)."""
+
+
 def _placeholders(tree: etree._Element) -> int:
-    """Elements with no child elements whose visible text is a placeholder's (see :data:`_PLACEHOLDER`)."""
+    """Elements with no child elements whose visible text is a placeholder's (see :data:`_PLACEHOLDER`). An
+    element's text is collapsed and matched only when its first character may start one (most texts are
+    indentation or start with another letter)."""
     found = 0
     for element in tree.iter():
+        own = element.text
+        if not own or own.lstrip()[:1] not in _PLACEHOLDER_INITIALS:
+            continue
         if not isinstance(element.tag, str) or len(element) or element.tag in UNSEEN_WITH_SCRIPTS:
             continue
-        text = " ".join((element.text or "").split())
-        if text and _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
+        text = " ".join(own.split())
+        if _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
             found += 1
     return found
 
@@ -285,6 +302,11 @@ class VisibleData:
         return visible_text(self.tree, JOURNAL_DATA_CHARS, UNSEEN_WITH_SCRIPTS, separator=" ")
 
     @cached_property
+    def holds_issn(self) -> bool:
+        """Whether it holds a valid ISSN (:func:`~journals.domain.issn.holds_issn`)."""
+        return holds_issn(self.text)
+
+    @cached_property
     def words(self) -> str:
         """Its :func:`~journals.vocabulary.label_key`, with a space at either end (labels are looked for as words)."""
         return f" {label_key(self.text)} "
@@ -292,7 +314,7 @@ class VisibleData:
     @cached_property
     def labels(self) -> int:
         """How many distinct labels of :func:`_data_labels` it holds."""
-        return sum(label in self.words for label in _spaced_labels())
+        return sum(1 for _ in _labels_held(self.words))
 
     @cached_property
     def names_a_label(self) -> bool:
@@ -308,7 +330,7 @@ def journal_facts(page: ParsedPage, visible: VisibleData | None = None) -> int:
     if tree is None:
         return 0
     visible = visible if visible is not None else VisibleData(tree)
-    return visible.labels + holds_issn(visible.text)
+    return visible.labels + visible.holds_issn
 
 
 def _runs(script_type: str | None) -> bool:
@@ -334,7 +356,7 @@ def names_journal_data(page: ParsedPage, visible: VisibleData | None = None) -> 
     if tree is None or not _names_data(page.text):
         return False  # not even in the markup, where a look at the visible text alone costs a tenth of it
     visible = visible if visible is not None else VisibleData(tree)
-    return holds_issn(visible.text) or visible.names_a_label
+    return visible.holds_issn or visible.names_a_label
 
 
 def _names_data(text: str) -> bool:
@@ -345,13 +367,37 @@ def _names_data(text: str) -> bool:
 def _holds_a_label(words: str) -> bool:
     """Whether ``words`` (a :func:`~journals.vocabulary.label_key` with a space at either end) holds a label of
     :func:`_data_labels` as words."""
-    return any(label in words for label in _spaced_labels())
+    return next(_labels_held(words), None) is not None
+
+
+def _labels_held(words: str) -> Iterator[str]:
+    """The labels of :func:`_spaced_labels` that ``words`` holds (each once, in no set order). A label held as
+    words has each of its words between two spaces in the text: a label one of whose words the text lacks is not
+    looked for (a one-word label is held when the text has it), where looking for every label walks the whole text
+    once per label."""
+    spaced_words = words.split(" ")
+    held_words = set(itertools.islice(spaced_words, 1, len(spaced_words) - 1))  # between two spaces
+    by_first_word = _spaced_labels_by_first_word()
+    for first_word in by_first_word.keys() & held_words:
+        for label, other_words in by_first_word[first_word]:
+            if not other_words or (held_words.issuperset(other_words) and label in words):
+                yield label
 
 
 @cache
 def _spaced_labels() -> tuple[str, ...]:
     """:func:`_data_labels`, each with a space at either end, as they are looked for among words."""
     return tuple(f" {label} " for label in _data_labels())
+
+
+@cache
+def _spaced_labels_by_first_word() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """:func:`_spaced_labels` by their first word, each with its other words."""
+    by_first_word: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for label in _spaced_labels():
+        first_word, *other_words = label.split(" ")[1:-1]
+        by_first_word.setdefault(first_word, []).append((label, tuple(other_words)))
+    return {word: tuple(labels) for word, labels in by_first_word.items()}
 
 
 @cache

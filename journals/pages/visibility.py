@@ -7,6 +7,7 @@ Pure: the navigation leaves hidden anchors out and the extraction hidden text, b
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lxml import etree
 
@@ -33,14 +34,28 @@ _HIDING_STYLE = re.compile(
 
 def is_hidden(element: etree._Element) -> bool:
     """Whether ``element`` itself is hidden: inline ``display:none``/``visibility:hidden``, the ``hidden``
-    attribute, ``aria-hidden="true"``, or a hiding class name."""
-    if element.get("hidden") is not None or (element.get("aria-hidden") or "").strip().lower() == "true":
+    attribute, ``aria-hidden="true"``, or a hiding class name.
+
+    Asked of nearly every element of a page: its attributes' names are read once (most elements have a class
+    alone, or none), and a class attribute's answer is kept by its value (a page's elements share a few hundred)."""
+    names = element.keys()
+    if not names:
+        return False
+    if len(names) == 1 and names[0] == "class":
+        return _hiding_classes(element.get("class"))
+    if "hidden" in names:
         return True
-    style = element.get("style")
-    if style and _HIDING_STYLE.search(style):
+    if "aria-hidden" in names and element.get("aria-hidden").strip().lower() == "true":
         return True
-    classes = element.get("class")
-    return bool(classes) and any(_hiding_class(token.lower()) for token in classes.split())
+    if "style" in names and _HIDING_STYLE.search(element.get("style")):
+        return True
+    return "class" in names and _hiding_classes(element.get("class"))
+
+
+@lru_cache(maxsize=4096)
+def _hiding_classes(classes: str) -> bool:
+    """Whether a ``class`` attribute's value names a hiding class."""
+    return any(_hiding_class(token.lower()) for token in classes.split())
 
 
 def _hiding_class(token: str) -> bool:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+import re
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from journals.domain.issn import ISSN, check_character, check_ok, find_issns, holds_issn, is_valid, make_issn, normalise
+from tests.pages.test_visibility import corpus_pages
 
 
 def test_check_character_of_the_standards_examples() -> None:
@@ -44,3 +47,29 @@ def test_other_scripts_digits_make_no_issn() -> None:
 def test_holds_issn_answers_as_find_issns_does() -> None:
     for text in ("ISSN 0140-6736", "ISSN 0140-6737", "no number", "1234 5679 and 0140-6736", ""):
         assert holds_issn(text) is bool(find_issns(text))
+
+
+PLAIN_ISSN = re.compile(r"(?<![\dA-Za-z])(\d{4})[-‐‑–\s]?(\d{3}[\dXx])(?![\dA-Za-z])")
+"""The plain expression :data:`ISSN` must agree with: what is around an ISSN looked at before it."""
+_ISSN_PIECES = st.sampled_from(
+    ["0028", "0836", "2049", "3630", "1", "x", "X", "a", "-", "–", " ", "\n", "é", "٠١٢٣", "_"]
+)
+
+
+@settings(max_examples=2000, deadline=None, database=None)
+@given(st.lists(_ISSN_PIECES, max_size=12).map("".join), st.integers(0, 12))
+def test_issns_are_found_where_the_plain_expression_finds_them(text: str, start: int) -> None:
+    """The same matches, groups and spans from any start, and the same whole matches."""
+    found = [(m.span(), m.groups()) for m in ISSN.finditer(text, start)]
+    assert found == [(m.span(), m.groups()) for m in PLAIN_ISSN.finditer(text, start)]
+    assert bool(ISSN.fullmatch(text)) == bool(PLAIN_ISSN.fullmatch(text))
+    assert bool(ISSN.match(text, start)) == bool(PLAIN_ISSN.match(text, start))
+
+
+def test_the_issns_of_every_saved_and_sandbox_page_are_the_plain_expressions() -> None:
+    found = 0
+    for page in corpus_pages():
+        matches = [(m.span(), m.groups()) for m in ISSN.finditer(page.text)]
+        assert matches == [(m.span(), m.groups()) for m in PLAIN_ISSN.finditer(page.text)], page.url
+        found += len(matches)
+    assert found >= 100

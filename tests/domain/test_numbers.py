@@ -1,6 +1,12 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from journals.domain.numbers import (
     PLAIN_NUMBER,
+    SEARCHED_YEARS_LENGTH,
+    YEAR_BESIDE_LABEL,
     decimals_of,
+    drop_years_beside_label,
     find_year,
     is_year,
     number_tokens,
@@ -29,3 +35,22 @@ def test_a_value_alone_is_read_with_its_locale_and_years_beside_it_are_skipped()
     assert is_year("2024") and not is_year("4117")
     plain = PLAIN_NUMBER.fullmatch(" (2024): 1,630")
     assert plain is not None and plain[1] == "1,630"
+
+
+_YEAR_PIECES = st.sampled_from(["2024", "1999", "2100", "20", "0", "a", "Factor", " ", ".", ":", "(", "\n", "_", "é",
+                                "٢٠٢٤", "²", "x" * 70, " " * 70, "-" * 70, "a" * 30 + "2023"])  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None, database=None)
+@given(st.lists(_YEAR_PIECES, max_size=10).map("".join))
+def test_years_beside_a_label_are_dropped_as_the_expression_drops_them(text: str) -> None:
+    """Short or long (where only the places a year may be dropped are tried), the text is the expression's."""
+    assert drop_years_beside_label(text) == YEAR_BESIDE_LABEL.sub(" ", text)
+
+
+def test_years_beside_a_long_label_are_dropped_at_its_start_and_end() -> None:
+    padding = "Journal Impact Factor " * 4
+    assert len(padding) > SEARCHED_YEARS_LENGTH
+    assert drop_years_beside_label(f"2023 {padding}2024:\n") == f"  {padding} "
+    for text in (f"{padding}12024", f"(2023) {padding}", f"{padding}2024", "2024" + "." * 80, f"{padding}_2024"):
+        assert drop_years_beside_label(text) == YEAR_BESIDE_LABEL.sub(" ", text)

@@ -1,5 +1,6 @@
 """The A–Z navigation heuristics on hand-written pages in the forms real sites use."""
 
+import itertools
 import math
 from urllib.parse import urljoin, urlsplit
 
@@ -12,6 +13,7 @@ from lxml import etree
 from journals.pages.navigation import (
     ANCHOR_TEXT_LIMIT,
     UNSEEN_TAGS,
+    WALKED_LIMIT,
     _base_and_origin,
     _bounded_text,
     absolute_url,
@@ -22,9 +24,11 @@ from journals.pages.navigation import (
     visible_text,
 )
 from journals.pages.parsed import ParsedPage
+from journals.pages.script_signs import UNSEEN_WITH_SCRIPTS
 from journals.pages.visibility import is_hidden
 from journals.replay.pages import DEFAULT_REAL_PAGES
 from lab.extraction.bench import sample_pages
+from tests.pages.test_visibility import corpus_pages, is_hidden_plainly, odd_markup, odd_trees
 
 PAGE = """<html><body>
 <header><nav><a href="/">Home</a> <a href="/about">About us</a> <a href="/journals">Browse journals A–Z</a></nav></header>
@@ -346,3 +350,53 @@ def test_visible_text_stops_where_counting_every_letter_stops(markup: list[str],
     _letters_read(element, parts, limit if limit is not None else math.inf)
     expected = " ".join(sep.join(parts).split())
     assert visible_text(element, limit, separator=sep) == (expected[:limit].rstrip() if limit is not None else expected)
+
+
+def _read_plainly(element: etree._Element, unseen: frozenset[str], parts: list[str]) -> None:
+    """The plain reader of a whole element: every child looked at, by the plain rule of hiding."""
+    if element.text:
+        parts.append(element.text)
+    for child in element:
+        if isinstance(child.tag, str) and child.tag not in unseen and not is_hidden_plainly(child):
+            _read_plainly(child, unseen, parts)
+        if child.tail:
+            parts.append(child.tail)
+
+
+def _visible_text_plainly(element: etree._Element, limit: int | None, unseen: frozenset[str], separator: str) -> str:
+    parts: list[str] = []
+    _read_plainly(element, unseen, parts)
+    text = " ".join(separator.join(parts).split())
+    return text[:limit].rstrip() if limit is not None else text
+
+
+_READINGS = [(limit, unseen, separator) for limit in (None, 200_000, 5_000, WALKED_LIMIT + 1, WALKED_LIMIT, 80, 1)
+             for unseen in (UNSEEN_TAGS, UNSEEN_WITH_SCRIPTS) for separator in ("", " ")]  # fmt: skip
+"""Readings whole (no limit, or above :data:`WALKED_LIMIT`) and walked, of each set of unseen tags, joined both ways."""
+
+
+def test_the_visible_text_of_every_saved_and_sandbox_page_is_the_plain_readers() -> None:
+    """A page's visible text, read whole in C around its left-out elements or walked, is the plain reader's, for
+    the page and its body at every limit, and for every 20th element read whole and walked."""
+    for parsed in corpus_pages():
+        if parsed.tree is None:
+            continue
+        readings = [(element, _READINGS) for element in (parsed.tree, *parsed.tree.iter("body"))]
+        sampled = itertools.islice(parsed.tree.iter(etree.Element), 0, None, 20)
+        readings += [(element, _READINGS[5:7] + _READINGS[-6:-4]) for element in sampled]
+        for element, element_readings in readings:
+            for limit, unseen, separator in element_readings:
+                expected = _visible_text_plainly(element, limit, unseen, separator)
+                assert visible_text(element, limit, unseen, separator) == expected, (parsed.url, limit)
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(odd_markup)
+def test_the_visible_text_of_odd_markup_is_the_plain_readers(markup: str) -> None:
+    """Hidden elements by every rule, nested, unseen ones, comments, processing instructions, entities, tails and
+    breaks: every element's visible text, read whole or walked, is the plain reader's."""
+    for tree in odd_trees(markup):
+        for element in tree.iter(etree.Element):
+            for limit, unseen, separator in [*_READINGS[::3], (None, UNSEEN_TAGS, ""), (4, UNSEEN_WITH_SCRIPTS, " ")]:
+                expected = _visible_text_plainly(element, limit, unseen, separator)
+                assert visible_text(element, limit, unseen, separator) == expected, etree.tostring(element)

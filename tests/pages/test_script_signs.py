@@ -11,14 +11,23 @@ from journals.pages.parsed import ParsedPage
 from journals.pages.script_signs import (
     _BUILDS,
     _PANEL_CONTROLS,
+    _PLACEHOLDER,
     _PLACEHOLDER_MARK,
     MIN_SCRIPT_LETTERS,
+    UNSEEN_WITH_SCRIPTS,
+    VisibleData,
+    _holds_a_label,
+    _labels_held,
+    _placeholders,
+    _spaced_labels,
     builds_page,
     may_hold_placeholder,
     names_journal_data,
     script_signs,
 )
 from journals.replay.pages import DEFAULT_REAL_PAGES
+from journals.vocabulary import label_key
+from tests.pages.test_visibility import corpus_pages, odd_markup, odd_trees
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -163,3 +172,77 @@ def test_the_panel_controls_are_found_in_one_pass_as_four_searches_found_them() 
             assert _PANEL_CONTROLS(root) == _PANEL_UNION(root)
             found += len(_PANEL_CONTROLS(root))
     assert found >= 5
+
+
+def _placeholders_read_plainly(tree: etree._Element) -> int:
+    """The plain count :func:`_placeholders` must agree with: every childless element's text collapsed and
+    matched."""
+    found = 0
+    for element in tree.iter():
+        if not isinstance(element.tag, str) or len(element) or element.tag in UNSEEN_WITH_SCRIPTS:
+            continue
+        text = " ".join((element.text or "").split())
+        if text and _PLACEHOLDER.match(text) and not any(a.tag in UNSEEN_WITH_SCRIPTS for a in element.iterancestors()):
+            found += 1
+    return found
+
+
+def test_placeholders_are_counted_and_looked_for_as_plainly_on_every_saved_and_sandbox_page() -> None:
+    """Placeholders are found where the plain count finds them, and a page may hold one exactly when the
+    expression finds a word, on the saved real pages and sandbox pages of real size."""
+    holding = 0
+    for parsed in corpus_pages():
+        assert may_hold_placeholder(parsed.text) == bool(_PLACEHOLDER_MARK.search(parsed.text)), parsed.url
+        assert may_hold_placeholder(parsed.text, parsed.text.lower()) == may_hold_placeholder(parsed.text)
+        if parsed.tree is not None:
+            assert _placeholders(parsed.tree) == _placeholders_read_plainly(parsed.tree), parsed.url
+            holding += _placeholders(parsed.tree) > 0
+    assert holding >= 2, "some saved page shows a placeholder"
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(odd_markup)
+def test_placeholders_in_odd_markup_are_counted_as_plainly(markup: str) -> None:
+    for tree in odd_trees(markup):
+        assert _placeholders(tree) == _placeholders_read_plainly(tree)
+    assert may_hold_placeholder(markup) == bool(_PLACEHOLDER_MARK.search(markup))
+
+
+@pytest.mark.parametrize("text", ["downloading then Loading…", "uploading and loading", "xloading\nwird geladen"])
+def test_a_placeholder_word_after_one_inside_another_word_is_found(text: str) -> None:
+    assert may_hold_placeholder(text) and may_hold_placeholder(f"<p>{text}</p>")
+    assert not may_hold_placeholder(text.replace("oading", "oadings").replace("geladen", "geladene"))
+
+
+def _labels_held_plainly(words: str) -> set[str]:
+    """The plain search :func:`_labels_held` must agree with: every label looked for in the whole text."""
+    return {label for label in _spaced_labels() if label in words}
+
+
+def test_the_labels_of_every_saved_and_sandbox_page_are_those_every_label_finds() -> None:
+    """The labels a page's visible words and its markup's words hold, found among those that start with one of
+    its words, are those every label looked for finds."""
+    held = 0
+    for parsed in corpus_pages():
+        texts = [parsed.text[:50_000]]
+        if parsed.tree is not None:
+            visible = VisibleData(parsed.tree)
+            texts.append(visible.text)
+            assert visible.labels == len(_labels_held_plainly(visible.words))
+            assert visible.names_a_label == bool(_labels_held_plainly(visible.words))
+        for text in texts:
+            words = f" {label_key(text)} "
+            assert set(_labels_held(words)) == _labels_held_plainly(words)
+            held += len(_labels_held_plainly(words))
+    assert held >= 20
+
+
+_LABEL_WORDS = st.sampled_from(sorted({word for label in _spaced_labels() for word in label.split()} | {"x", "2024"}))
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(st.one_of(_LABEL_WORDS, st.sampled_from(["", " ", "  ", "\n", "-"])), max_size=30).map(" ".join))
+def test_the_labels_of_any_words_are_those_every_label_finds(words: str) -> None:
+    for text in (words, f" {words} ", f" {label_key(words)} "):
+        assert set(_labels_held(text)) == _labels_held_plainly(text)
+        assert _holds_a_label(text) == bool(_labels_held_plainly(text))
