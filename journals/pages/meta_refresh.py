@@ -25,10 +25,12 @@ _REFRESH_METAS = etree.XPath(
 )
 """The ``<meta>`` elements that may declare a refresh, in document order (one pass of libxml2 over the tree)."""
 _MAY_REFRESH = "refresh"
-"""A page whose text never says "refresh" (in any case: looked for in its case-folded text, which holds every
-spelling a case-insensitive search finds) declares no refresh: it is not parsed to find that out (a wide listing's
-whole tree is hundreds of MB; the page is otherwise read by its prefixes). A substring search of the folded text,
-not a case-insensitive regex search, which goes character by character over the whole page."""
+"""A page not parsed yet whose text never says "refresh" (in any case: looked for in its case-folded text, which
+holds every spelling a case-insensitive search finds) declares no refresh: it is not parsed to find that out (a
+wide listing's whole tree is hundreds of MB; the page is otherwise read by its prefixes). A substring search of the
+folded text, not a case-insensitive regex search, which goes character by character over the whole page. A page
+already parsed is asked its tree alone: libxml2 finds its refresh metas in a fifth of the time the text takes to
+fold (and finds one whose ``http-equiv`` is written with character references, which the text does not show)."""
 _CONTENT = re.compile(
     r"\s*(?P<seconds>([0-9]*\.)?[0-9]+)\s*;\s*url=\s*(?P<url>.*)", re.DOTALL | re.IGNORECASE | re.ASCII
 )
@@ -61,7 +63,7 @@ def meta_refresh(page: ParsedPage, ignore_tags: tuple[str, ...] = ("noscript",))
     """The refresh ``page`` declares to another URL (see the module's docstring); None when it declares none.
 
     ``ignore_tags``: a refresh inside one of these elements is not the page's (``METAREFRESH_IGNORE_TAGS``)."""
-    if _MAY_REFRESH not in page.text.casefold():
+    if not page.has_tree and _MAY_REFRESH not in page.text.casefold():
         return None
     tree = page.tree
     if tree is None:

@@ -176,6 +176,11 @@ class ParsedPage:
         return parsed.root
 
     @property
+    def has_tree(self) -> bool:
+        """Whether :attr:`tree` was parsed already (asking costs nothing; reading :attr:`tree` may parse)."""
+        return "tree" in self.__dict__
+
+    @property
     def depth_cut(self) -> bool:
         """Whether the trees read of the page (its :attr:`tree`, or the prefix trees of a wide page) nest elements
         deeper than :data:`MAX_DEPTH`, kept as their text only. Asked of a page no tree was read of yet, it parses

@@ -89,6 +89,9 @@ def read_page(
     is read as an index once rendered. A script-built or ``final`` metrics page is read for whether it names journal
     data, and with ``facts`` (a rendering probe) or when it looks unfinished, for how much it names."""
     page = ParsedPage.from_body(url, body, content_type)
+    if links != "all":
+        # Parsed here, off the reactor, for the pipelines (and before its refresh is looked for: on its tree).
+        page.tree  # noqa: B018
     if refreshes is not None and (refresh := refreshes.followed(page)) is not None:
         return ReadPage(page, None, refresh=refresh)
     if links == "all":
@@ -97,7 +100,6 @@ def read_page(
         if signs and found is not None and not (found.letters or found.browse or index.group is not None):
             index.signs = script_signs(page, letters=True)
         return index
-    page.tree  # noqa: B018 - parsed here, off the reactor, for the pipelines
     found_links = metrics_links(page, url, max_anchors) if links == "metrics" else None
     found_signs = script_signs(page) if signs else None
     read = ReadPage(page, found_links, signs=found_signs)

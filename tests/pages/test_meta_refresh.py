@@ -7,6 +7,7 @@ from w3lib.html import get_meta_refresh
 
 from journals.pages.meta_refresh import MetaRefresh, RefreshRule, meta_refresh
 from journals.pages.parsed import ParsedPage
+from tests.pages.test_visibility import corpus_pages
 
 URL = "http://publisher.example/journals/acta"
 
@@ -71,3 +72,20 @@ def test_refresh_is_found_in_any_case_and_a_page_saying_it_only_otherwise_is_par
         assert meta_refresh(page) == MetaRefresh(0.0, "http://example.org/a-z/")
     said = ParsedPage("http://example.org/", "<p>Refresh the page to see the latest issues</p>")
     assert meta_refresh(said) is None and "tree" in vars(said), "a page that says it is read for a refresh meta"
+
+
+def test_a_parsed_page_is_read_off_its_tree_with_the_refresh_its_text_gives() -> None:
+    refreshing = page('<meta http-equiv="refresh" content="0; url=/journal/acta/home">')
+    for shown in (*corpus_pages(), refreshing):
+        unparsed = ParsedPage(shown.url, shown.text)
+        parsed = ParsedPage(shown.url, shown.text)
+        assert parsed.tree is not None and parsed.has_tree and not unparsed.has_tree
+        assert meta_refresh(parsed) == meta_refresh(unparsed), shown.url
+
+
+def test_a_parsed_page_shows_a_refresh_its_markup_spells_with_character_references() -> None:
+    spelled = ParsedPage("http://example.org/", '<meta http-equiv="&#82;efresh" content="0; url=/a-z/"><p>Moved</p>')
+    assert meta_refresh(spelled) is None  # its text never says "refresh": not parsed to look
+    parsed = ParsedPage("http://example.org/", spelled.text)
+    parsed.tree  # noqa: B018 - parsed, as a journal page is before its refresh is looked for
+    assert meta_refresh(parsed) == MetaRefresh(0.0, "http://example.org/a-z/")
