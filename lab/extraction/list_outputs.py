@@ -4,13 +4,15 @@ Every saved real page (lists as the crawl reads them, journal pages read as poss
 of the sandbox's sites read in crawl order with one listing memory per site, go through the spider's reading
 (:func:`journals.pages.reading.read_page`) and the listing index (:func:`journals.mdr.listing.index_listing`). What
 comes out (the links by kind with every field of every anchor, the journal list, the index's entries, the script
-signs) is serialised to JSON and digested per part, so a change of how the reading is computed can be checked to
-give the same answers to the last character. ``python -m lab.extraction.list_outputs`` prints the digests
-(``--full`` the data itself, to compare two versions of the code with ``diff``).
+signs), and MDR's data regions of every labelled MDR page, is serialised to JSON and digested per part, so a change
+of how the reading is computed can be checked to give the same answers to the last character.
+``python -m lab.extraction.list_outputs`` prints the digests (``--full`` the data itself, to compare two versions of
+the code with ``diff``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sys
@@ -19,12 +21,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from journals.mdr.listing import ListingIndex, index_listing
-from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD
+from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD, mine_data_regions
 from journals.pages.entries import EntryAnchor, EntryGroup, ListingMemory
 from journals.pages.meta_refresh import RefreshRule
 from journals.pages.navigation import MAX_ANCHORS_PER_PAGE, PageLinks
 from journals.pages.reading import ReadPage, read_page
-from journals.replay.pages import load_saved_pages
+from journals.replay.pages import load_saved_pages, resolve_corpus
 from journals.sandbox.web import SandboxWeb
 
 HTML_TYPE = "text/html; charset=utf-8"
@@ -137,6 +139,11 @@ def outputs() -> Iterator[tuple[str, dict[str, Any]]]:
             page["index"] = _index(index_listing(read.page, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD))
             parts["pages"].append([path, page])
         yield f"sandbox {name}", parts
+    mdr = resolve_corpus()[0].parent.parent / "mdr"  # the labelled MDR pages, mined as the extraction mines them
+    for folder in sorted(path for path in mdr.glob("*") if path.is_dir()):
+        pages = sorted(folder.glob("**/*.htm*"))
+        regions = [[page.name, list(map(dataclasses.asdict, mine_data_regions(page.read_bytes())))] for page in pages]
+        yield f"mdr {folder.name}", {"regions": regions}
 
 
 def digest(value: Any) -> str:
