@@ -13,7 +13,7 @@ from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree
 from journals.pages.caps import ELEMENT_TAG
-from journals.pages.navigation import ResolvedLinks, resolved_links
+from journals.pages.navigation import RECORD_TEXT_LIMIT, ResolvedLinks, RowTexts, bounded_text, resolved_links
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import route_of
 from journals.pages.urls import join_url
@@ -173,8 +173,11 @@ def index_listing(
     origin = _origin(base_url)
     links = _links_by_element(resolved_links(parsed), root, base_url, origin)
     parsed.forget(ResolvedLinks)  # the index is their last reader
+    tree = parsed.kept(TagTree)  # built by its links pass, on this very tree if on any (see :func:`tree_rows`)
+    parsed.forget(TagTree)
     del parsed  # a page of HTML only: its tree lives on in ``root`` alone
-    tree = TagTree.build(root)
+    if not isinstance(tree, TagTree) or not tree.elements or tree.elements[0] is not root:
+        tree = TagTree.build(root)
     on_top = root.getparent() is None  # the tree's ancestors are then all its elements' (a prefix's root is)
     del root
     headers: dict[etree._Element, list[str]] = {}
@@ -214,6 +217,26 @@ def index_listing(
                     title = " ".join(_own_text(anchor, "").split())
                     _add(index, title, link, record, _row_items(anchor, headers, rows))
     return index
+
+
+def tree_rows(page: ParsedPage, root: etree._Element) -> RowTexts | None:
+    """A reader of the rows' texts of ``page``'s own tree (``root``) for its links pass (``rows`` of
+    :func:`~journals.pages.navigation.page_links`): the page's :class:`TagTree`, built now and kept with the page for
+    its listing index (:func:`index_listing`), which would build it anyway. A row's text is its node's pieces
+    (:meth:`TagTree.pieces`) where those are all its element's text (:meth:`TagTree.reads_all_text`), rather than
+    its element's texts read off lxml again."""
+    tree: TagTree = page.once(TagTree, lambda _: TagTree.build(root))
+    if not tree.elements or tree.elements[0] is not root:
+        return None
+    node_of = dict(zip(tree.elements, range(len(tree.elements)), strict=True))
+
+    def row_text(row: etree._Element) -> str | None:
+        node = node_of.get(row)
+        if node is None or not tree.reads_all_text(node):
+            return None
+        return bounded_text(tree.pieces(node), RECORD_TEXT_LIMIT)
+
+    return row_text
 
 
 def _add(

@@ -16,7 +16,7 @@ import math
 import pkgutil
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
@@ -52,6 +52,13 @@ around half a page (anchors may nest) must not copy it."""
 MAX_ANCHORS_PER_PAGE = 50_000
 """Anchors read per page, the first in document order (the project setting is ``MAX_ANCHORS_PER_PAGE``): the
 far above the largest real list saved; a listing of 200,000 costs too much memory as a parsed tree alone."""
+
+
+RowTexts = Callable[[etree._Element], "str | None"]
+"""What reads a row's text as :meth:`_Open.row_text` reads it (:func:`bounded_text` of its ``itertext()``, at most
+:data:`RECORD_TEXT_LIMIT` long) without lxml reading the row's texts again; None when it cannot."""
+RowReader = Callable[["ParsedPage", etree._Element], "RowTexts | None"]
+"""What a links pass may be given to read its rows' texts (:data:`RowTexts`) on a page's own tree (its root)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,11 +229,16 @@ def read_anchors(
 
 
 def _walk(
-    elements: Iterable[etree._Element], base: str, origin: str, walked: list[etree._Element] | None = None
+    elements: Iterable[etree._Element],
+    base: str,
+    origin: str,
+    walked: list[etree._Element] | None = None,
+    rows: RowTexts | None = None,
 ) -> list[Anchor]:
     """The followable anchors of the ``<a>`` ``elements``, each to its own ``href``, in order; their ancestors are
     opened once each (:class:`_Open`), and each ``href`` is resolved once (a list's rows link the same pages
-    from several cells). ``walked``, when given, gets each anchor's element."""
+    from several cells). ``walked``, when given, gets each anchor's element; ``rows`` reads rows' texts where it
+    can."""
     strings: _Paths = {}
     opened: dict[etree._Element, _Open] = {}
     urls: dict[str | None, str | None] = {}  # per href, its URL (None: not followed)
@@ -239,7 +251,7 @@ def _walk(
         if url is None:
             continue
         parent = element.getparent()
-        found.append(_anchor(element, url, _opened(parent, opened, strings) if parent is not None else None))
+        found.append(_anchor(element, url, _opened(parent, opened, strings) if parent is not None else None, rows))
         if walked is not None:
             walked.append(element)
     return found
@@ -417,9 +429,9 @@ def _link_url(href: str, base: str, origin: str) -> str | None:
     return url if _followable(url, origin) else None
 
 
-def _anchor(element: etree._Element, url: str, parent: _Open | None) -> Anchor:
+def _anchor(element: etree._Element, url: str, parent: _Open | None, rows: RowTexts | None = None) -> Anchor:
     """The anchor ``element`` going to ``url``, inside ``parent``; its row is the nearest of its (up to) four nearest
-    ancestors that is a record's element (:meth:`_Open.row`)."""
+    ancestors that is a record's element (:meth:`_Open.row`), its text read by ``rows`` where it can."""
     if parent is None:
         return Anchor(url=url, text=anchor_text(element), chrome="", group="", shape="")
     row = parent.row()
@@ -429,7 +441,7 @@ def _anchor(element: etree._Element, url: str, parent: _Open | None) -> Anchor:
         chrome=parent.chrome,
         group=parent.group,
         shape=parent.shape,
-        record_text=row.row_text() if row is not None else "",
+        record_text=row.row_text(rows) if row is not None else "",
     )
 
 
@@ -537,15 +549,16 @@ class _Open:
             self._columns = {child: n for n, child in enumerate(self.element)}
         return self._columns[cell]
 
-    def row_text(self) -> str:
+    def row_text(self, rows: RowTexts | None = None) -> str:
         """This element's visible text as a row's, read once (a row holds several anchors): ``""`` when longer
         than a record's."""
         if self._row_text is None:
-            self._row_text = _bounded_text(self.element.itertext(), RECORD_TEXT_LIMIT)
+            known = rows(self.element) if rows is not None else None
+            self._row_text = known if known is not None else bounded_text(self.element.itertext(), RECORD_TEXT_LIMIT)
         return self._row_text
 
 
-def _bounded_text(pieces: Iterable[str], limit: int) -> str:
+def bounded_text(pieces: Iterable[str], limit: int) -> str:
     """The pieces joined with spaces, whitespace collapsed, or ``""`` when that is longer than ``limit``.
 
     Reading stops once the pieces hold more than ``limit`` non-space characters: a row that is half the page
@@ -567,7 +580,7 @@ def _bounded_text(pieces: Iterable[str], limit: int) -> str:
 
 
 TEXT_RUN = 64
-"""Pieces of a row's text read at once by :func:`_bounded_text`: a whole row, mostly."""
+"""Pieces of a row's text read at once by :func:`bounded_text`: a whole row, mostly."""
 
 
 def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
@@ -663,18 +676,22 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
     return group.alone or group.repeated_initial
 
 
-def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
+def page_links(
+    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE, rows: RowReader | None = None
+) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had). The URLs resolved are kept with the parsed page for its listing index
     (:class:`ResolvedLinks`): each anchor is resolved once, for the links, the journal list and the index. A page
-    read on the tree of its prefix keeps none: that tree would outlive the pass beside the index's own."""
+    read on the tree of its prefix keeps none: that tree would outlive the pass beside the index's own. ``rows``,
+    given the page's own tree (not a prefix's), may read its rows' texts (:data:`RowReader`)."""
     page = as_parsed(page_html, page_url)
     root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
         return dataclasses.replace(classify([], page_url), truncated_anchors=left_out)
     base, origin = _base_and_origin(root, page_url)
     elements: list[etree._Element] = []
-    found = _walk(root.iter("a"), base, origin, elements)
+    row_texts = rows(page, root) if rows is not None and not left_out else None
+    found = _walk(root.iter("a"), base, origin, elements, row_texts)
     if not left_out:  # a prefix's tree is this pass's alone (the index reads a prefix of its own): not kept alive
         urls = [anchor.url for anchor in found]
         page.once(ResolvedLinks, lambda _: ResolvedLinks(page_url, root, base, origin, elements, urls))

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from journals.mdr.listing import ListingIndex, index_listing
+from journals.mdr.listing import ListingIndex, index_listing, tree_rows
 from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_MAX_NODES, DEFAULT_THRESHOLD, mine_data_regions
 from journals.pages.entries import EntryAnchor, EntryGroup, ListingMemory
 from journals.pages.meta_refresh import RefreshRule
@@ -106,8 +106,12 @@ def outputs() -> Iterator[tuple[str, dict[str, Any]]]:
             for cap, nodes, suffix in (
                 (MAX_ANCHORS_PER_PAGE, DEFAULT_MAX_NODES, ""),
                 (CAPPED_ANCHORS, CAPPED_NODES, " capped"),
+                (MAX_ANCHORS_PER_PAGE, CAPPED_NODES, " nodes capped"),
             ):
-                read = read_page(body, HTML_TYPE, url, cap, memory=ListingMemory(), signs=True, refreshes=RefreshRule())
+                read = read_page(
+                    body, HTML_TYPE, url, cap, memory=ListingMemory(), signs=True, refreshes=RefreshRule(),
+                    rows=tree_rows,
+                )  # fmt: skip
                 parts = _read(read)
                 index = index_listing(read.page, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, nodes)
                 parts["index"] = _index(index)
@@ -134,6 +138,7 @@ def outputs() -> Iterator[tuple[str, dict[str, Any]]]:
             read = read_page(
                 response.body, HTML_TYPE, url, MAX_ANCHORS_PER_PAGE, memory=memory,
                 letter=letter.upper() if len(letter) == 1 else None, signs=True, refreshes=RefreshRule(),
+                rows=tree_rows,
             )  # fmt: skip
             page = _read(read)
             page["index"] = _index(index_listing(read.page, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD))
