@@ -294,12 +294,26 @@ def find_journal_list(
     splits: dict[str, SplitResult] = {}  # every URL split once, whichever step asks (urlsplit's own cache holds 128)
     templates: dict[str, tuple[str, ...]] = {}  # and generalised once
     text_keys: dict[str, str] = {}  # and each text folded once, whichever groups hold it
-    groups = {
-        key: one_per_journal(_unique(members), splits, text_keys)
-        for key, members in _candidate_groups(anchors).items()
-    }
+    # both groupings often make the same group (a list's anchors share their classes and their shape): each
+    # distinct group is reduced, and keyed, once, the groupings sharing the result
+    reduced: dict[tuple[int, ...], list[EntryAnchor]] = {}
+    groups = {}
+    for name, members in _candidate_groups(anchors).items():
+        same = tuple(map(id, members))
+        unique = reduced.get(same)
+        if unique is None:
+            unique = reduced[same] = one_per_journal(_unique(members), splits, text_keys)
+        groups[name] = unique
     # each group's set of links as the memory knows it, made once for its test and its count
-    keys = {key: links_key(a.url for a in members) for key, members in groups.items()} if memory is not None else None
+    keys = None
+    if memory is not None:
+        made: dict[int, tuple[int, int]] = {}
+        keys = {}
+        for name, members in groups.items():
+            links = made.get(id(members))
+            if links is None:
+                links = made[id(members)] = links_key(a.url for a in members)
+            keys[name] = links
     best = _best_group(groups, memory, letter, splits, templates, keys=keys)
     if best is not None and (best.confident or (memory is not None and best.key == memory.preferred_shape())):
         best = _completed(best, anchors, splits, templates)
@@ -345,24 +359,24 @@ def _best_group(
     templates = {} if templates is None else templates
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
+    # per group (a list two groupings share is one), its total and its score before the key's and letter's factors
+    measured: dict[int, tuple[float, float, float] | None] = {}
     for key, unique in groups.items():
         if memory is not None and (
             memory.is_chrome_key(keys[key]) if keys is not None else memory.is_chrome(a.url for a in unique)
         ):
             continue
-        for anchor in unique:
-            if id(anchor) not in scores:
-                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), memo)
-        total = sum(scores[id(a)] for a in unique)
-        if total <= 0:
+        if id(unique) in measured:
+            found = measured[id(unique)]
+        else:
+            found = measured[id(unique)] = _measured(unique, scores, memo, splits, templates, letter=letter)
+        if found is None:
             continue
-        shared = Counter(template_once(a.url, splits, templates) for a in unique)
-        coherence = shared.most_common(1)[0][1] / len(unique)
-        score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
+        total, score, letter_share = found
         if key == preferred:
             score *= PREFERRED_SHAPE_BONUS
         if letter:
-            score *= letter_factor(starts_with_letter(unique, letter))
+            score *= letter_factor(letter_share)
         if best is None or score > best.score:
             kept = [a for a in unique if scores[id(a)] > -0.5]
             confident = len(kept) >= 5 and total / len(unique) >= 0.4
@@ -370,6 +384,30 @@ def _best_group(
     if best is None or best.score < MIN_GROUP_SCORE or not best.anchors:
         return None
     return best
+
+
+def _measured(
+    unique: list[EntryAnchor],
+    scores: dict[int, float],
+    memo: ScoreMemo,
+    splits: dict[str, SplitResult],
+    templates: dict[str, tuple[str, ...]],
+    *,
+    letter: str | None,
+) -> tuple[float, float, float] | None:
+    """A group's total of its anchors' scores (kept in ``scores``), its score from them and the coherence of its
+    URL template in its kind of chrome, and the share of its titles that start with ``letter``; None when its total
+    is no more than 0."""
+    for anchor in unique:
+        if id(anchor) not in scores:
+            scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), memo)
+    total = sum(scores[id(a)] for a in unique)
+    if total <= 0:
+        return None
+    shared = Counter(template_once(a.url, splits, templates) for a in unique)
+    coherence = shared.most_common(1)[0][1] / len(unique)
+    score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
+    return total, score, starts_with_letter(unique, letter) if letter else 0.0
 
 
 def letter_factor(share: float) -> float:
