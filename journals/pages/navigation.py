@@ -605,8 +605,9 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
         reads and _is_index_letter(anchor.text, summaries[anchor.group])
         for anchor, reads in zip(page_anchors, reads_letter, strict=True)
     ]
-    group_sizes = Counter(a.group for a in page_anchors)
     group_letters = Counter(a.group for a, like in zip(page_anchors, letter_like, strict=True) if like)
+    # the sizes of the groups holding letters, the only ones asked for (a list page mostly has none)
+    group_sizes = Counter(a.group for a in page_anchors if a.group in group_letters) if group_letters else Counter()
     letters, pages, browse, metrics, content = [], [], [], [], []
     for anchor, like in zip(page_anchors, letter_like, strict=True):
         text = anchor.text
