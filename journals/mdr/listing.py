@@ -173,8 +173,8 @@ def index_listing(
     origin = _origin(base_url)
     links = _links_by_element(resolved_links(parsed), root, base_url, origin)
     parsed.forget(ResolvedLinks)  # the index is their last reader
-    tree = parsed.kept(TagTree)  # built by its links pass, on this very tree if on any (see :func:`tree_rows`)
-    parsed.forget(TagTree)
+    tree = parsed.kept(tree_rows)  # built by its links pass, on this very tree if on any (see :func:`tree_rows`)
+    parsed.forget(tree_rows)
     del parsed  # a page of HTML only: its tree lives on in ``root`` alone
     if not isinstance(tree, TagTree) or not tree.elements or tree.elements[0] is not root:
         tree = TagTree.build(root)
@@ -222,10 +222,11 @@ def index_listing(
 def tree_rows(page: ParsedPage, root: etree._Element) -> RowTexts | None:
     """A reader of the rows' texts of ``page``'s own tree (``root``) for its links pass (``rows`` of
     :func:`~journals.pages.navigation.page_links`): the page's :class:`TagTree`, built now and kept with the page for
-    its listing index (:func:`index_listing`), which would build it anyway. A row's text is its node's pieces
+    its listing index (:func:`index_listing`), which would build it anyway (a page that lists nothing forgets it:
+    ``page.forget(tree_rows)``). A row's text is its node's pieces
     (:meth:`TagTree.pieces`) where those are all its element's text (:meth:`TagTree.reads_all_text`), rather than
     its element's texts read off lxml again."""
-    tree: TagTree = page.once(TagTree, lambda _: TagTree.build(root))
+    tree: TagTree = page.once(tree_rows, lambda _: TagTree.build(root))  # kept under this reader's name
     if not tree.elements or tree.elements[0] is not root:
         return None
     node_of = dict(zip(tree.elements, range(len(tree.elements)), strict=True))

@@ -91,7 +91,8 @@ def read_page(
     data, and with ``facts`` (a rendering probe) or when it looks unfinished, for how much it names.
 
     An index page's links pass is given ``rows`` (e.g. :func:`journals.mdr.listing.tree_rows`, which builds the tag
-    tree its listing index reads, and keeps it with the page) to read its rows' texts."""
+    tree its listing index reads, and keeps it with the page under its own name, forgotten here when the page lists
+    no journal) to read its rows' texts."""
     page = ParsedPage.from_body(url, body, content_type)
     if refreshes is not None and (refresh := refreshes.followed(page)) is not None:
         return ReadPage(page, None, refresh=refresh)
@@ -128,6 +129,8 @@ def read_links(
     ``rows``: see :func:`read_page`."""
     page_links_found = page_links(page, page.url, max_anchors, rows)
     group = find_journal_list(page_links_found.content, memory, letter) if memory is not None else None
+    if rows is not None and group is None:
+        page.forget(rows)  # what it kept for the listing index: no journal of the page is indexed
     return ReadPage(page, page_links_found, group)
 
 
