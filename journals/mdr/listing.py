@@ -219,19 +219,31 @@ def index_listing(
     return index
 
 
-def tree_rows(page: ParsedPage, root: etree._Element) -> RowTexts | None:
+ROWS_BEFORE_TREE = 16
+"""Rows whose texts a links pass reads off lxml before it builds the page's tag tree (:func:`tree_rows`): a page of
+a few rows (a menu, a home page) is read as it would be without it, and keeps no tag tree."""
+
+
+def tree_rows(page: ParsedPage, root: etree._Element) -> RowTexts:
     """A reader of the rows' texts of ``page``'s own tree (``root``) for its links pass (``rows`` of
-    :func:`~journals.pages.navigation.page_links`): the page's :class:`TagTree`, built now and kept with the page for
-    its listing index (:func:`index_listing`), which would build it anyway (a page that lists nothing forgets it:
-    ``page.forget(tree_rows)``). A row's text is its node's pieces
-    (:meth:`TagTree.pieces`) where those are all its element's text (:meth:`TagTree.reads_all_text`), rather than
-    its element's texts read off lxml again."""
-    tree: TagTree = page.once(tree_rows, lambda _: TagTree.build(root))  # kept under this reader's name
-    if not tree.elements or tree.elements[0] is not root:
-        return None
-    node_of = dict(zip(tree.elements, range(len(tree.elements)), strict=True))
+    :func:`~journals.pages.navigation.page_links`): past its first :data:`ROWS_BEFORE_TREE` rows (then None: read
+    off lxml), the page's :class:`TagTree`, built then and kept with the page for its listing index
+    (:func:`index_listing`), which would build it anyway (a page that lists nothing forgets it:
+    ``page.forget(tree_rows)``). A row's text is its node's pieces (:meth:`TagTree.pieces`) where those are all its
+    element's text (:meth:`TagTree.reads_all_text`), rather than its element's texts read off lxml again."""
+    rows_read = 0
+    tree: TagTree | None = None
+    node_of: dict[etree._Element, int] = {}
 
     def row_text(row: etree._Element) -> str | None:
+        nonlocal rows_read, tree, node_of
+        if tree is None:
+            rows_read += 1
+            if rows_read <= ROWS_BEFORE_TREE:
+                return None
+            tree = page.once(tree_rows, lambda _: TagTree.build(root))  # kept under this reader's name
+            if tree.elements and tree.elements[0] is root:
+                node_of = dict(zip(tree.elements, range(len(tree.elements)), strict=True))
         node = node_of.get(row)
         if node is None or not tree.reads_all_text(node):
             return None

@@ -5,7 +5,7 @@ from urllib.parse import urldefrag, urljoin
 import pytest
 
 from journals.mdr import DEFAULT_MAX_NODES
-from journals.mdr.listing import _origin, index_listing, join_link, link_key, tree_rows
+from journals.mdr.listing import ROWS_BEFORE_TREE, _origin, index_listing, join_link, link_key, tree_rows
 from journals.mdr.tagtree import TagTree
 from journals.pages.entries import ListingMemory
 from journals.pages.navigation import ResolvedLinks, page_links, resolved_links
@@ -128,9 +128,10 @@ def test_the_index_reads_the_links_pass_urls_rather_than_joining_again() -> None
 
 
 def test_a_listing_s_tag_tree_is_built_by_its_links_pass_and_taken_by_its_index() -> None:
-    """Read with ``tree_rows``, a page that lists journals keeps the tag tree of its own tree for its index, which
-    takes it and indexes as it would alone; a page that lists none keeps nothing."""
-    html = _listing(journals=12, farm=5)
+    """Read with ``tree_rows``, a page that lists journals in more rows than :data:`ROWS_BEFORE_TREE` keeps the tag
+    tree of its own tree for its index, which takes it and indexes as it would alone; a page that lists none, or
+    has few rows, keeps nothing."""
+    html = _listing(journals=ROWS_BEFORE_TREE + 2, farm=5)
     read = read_page(html.encode(), "text/html; charset=utf-8", BASE, 1000, memory=ListingMemory(), rows=tree_rows)
     assert read.group is not None
     kept = read.page.kept(tree_rows)
@@ -142,3 +143,6 @@ def test_a_listing_s_tag_tree_is_built_by_its_links_pass_and_taken_by_its_index(
     empty = read_page(b"<html><body><p>Nothing here</p></body></html>", "text/html", BASE, 1000,
                       memory=ListingMemory(), rows=tree_rows)  # fmt: skip
     assert empty.group is None and empty.page.kept(tree_rows) is None
+    few = read_page(_listing(journals=ROWS_BEFORE_TREE - 6, farm=5).encode(), "text/html", BASE, 1000,
+                    memory=ListingMemory(), rows=tree_rows)  # fmt: skip
+    assert few.group is not None and few.page.kept(tree_rows) is None
