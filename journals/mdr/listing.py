@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
@@ -219,6 +220,8 @@ def index_listing(
     return index
 
 
+_NO_TREE = TagTree([], "", [], [])
+"""The tag tree of a page :func:`tree_rows` builds none for: no node, no row read off it."""
 ROWS_BEFORE_TREE = 16
 """Rows whose texts a links pass reads off lxml before it builds the page's tag tree (:func:`tree_rows`): a page of
 a few rows (a menu, a home page) is read as it would be without it, and keeps no tag tree."""
@@ -227,7 +230,8 @@ a few rows (a menu, a home page) is read as it would be without it, and keeps no
 def tree_rows(page: ParsedPage, root: etree._Element) -> RowTexts:
     """A reader of the rows' texts of ``page``'s own tree (``root``) for its links pass (``rows`` of
     :func:`~journals.pages.navigation.page_links`): past its first :data:`ROWS_BEFORE_TREE` rows (then None: read
-    off lxml), the page's :class:`TagTree`, built then and kept with the page for its listing index
+    off lxml), and on a page of no more elements than its index mines (``DEFAULT_MAX_NODES``; a wider one's index
+    reads a prefix's tree), the page's :class:`TagTree`, built then and kept with the page for its listing index
     (:func:`index_listing`), which would build it anyway (a page that lists nothing forgets it:
     ``page.forget(tree_rows)``). A row's text is its node's pieces (:meth:`TagTree.pieces`) where those are all its
     element's text (:meth:`TagTree.reads_all_text`), rather than its element's texts read off lxml again."""
@@ -240,6 +244,9 @@ def tree_rows(page: ParsedPage, root: etree._Element) -> RowTexts:
         if tree is None:
             rows_read += 1
             if rows_read <= ROWS_BEFORE_TREE:
+                return None
+            if next(islice(root.iter(), DEFAULT_MAX_NODES, None), None) is not None:
+                tree = _NO_TREE  # wider than its index mines: the index reads a prefix's tree of its own
                 return None
             tree = page.once(tree_rows, lambda _: TagTree.build(root))  # kept under this reader's name
             if tree.elements and tree.elements[0] is root:

@@ -146,3 +146,13 @@ def test_a_listing_s_tag_tree_is_built_by_its_links_pass_and_taken_by_its_index(
     few = read_page(_listing(journals=ROWS_BEFORE_TREE - 6, farm=5).encode(), "text/html", BASE, 1000,
                     memory=ListingMemory(), rows=tree_rows)  # fmt: skip
     assert few.group is not None and few.page.kept(tree_rows) is None
+
+
+def test_a_listing_wider_than_its_index_mines_keeps_no_tag_tree() -> None:
+    """A page of more elements than the index mines is indexed on a prefix's tree: its links pass builds no tag
+    tree of the whole page for it."""
+    html = _listing(journals=20, farm=DEFAULT_MAX_NODES // 2)
+    read = read_page(html.encode(), "text/html; charset=utf-8", BASE, 50_000, memory=ListingMemory(), rows=tree_rows)
+    assert read.group is not None and read.page.kept(tree_rows) is None
+    index = index_listing(read.page, BASE, 10, 0.3)
+    assert index.truncated_nodes > 0 and index == index_listing(html, BASE, 10, 0.3)
