@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
@@ -13,7 +14,7 @@ from journals.domain.issn import SHOWN_ISSN
 from journals.mdr.mining import DEFAULT_MAX_NODES, mine_tag_tree
 from journals.mdr.tagtree import TagTree
 from journals.pages.caps import ELEMENT_TAG
-from journals.pages.navigation import ResolvedLinks, resolved_links
+from journals.pages.navigation import RECORD_TEXT_LIMIT, ResolvedLinks, RowTexts, bounded_text, resolved_links
 from journals.pages.parsed import ParsedPage, as_parsed
 from journals.pages.scope import route_of
 from journals.pages.urls import join_url
@@ -115,14 +116,7 @@ def row_cells(
 
 def _row_cells(row: etree._Element, headers: dict[etree._Element, list[str]]) -> dict[str, str]:
     """:func:`row_cells` of the row itself."""
-    table = next(row.iterancestors("table"), None)
-    if table is None:
-        return {}
-    names = headers.get(table)
-    if names is None:
-        header_row = next((r for r in table.iter("tr") if r.find("th") is not None), None)
-        names = [_cell_text(cell) for cell in header_row.iterchildren("th", "td")] if header_row is not None else []
-        headers[table] = names
+    names = _header_names(row, headers)
     if not any(names) or (row.find("th") is not None and row.find("td") is None):
         return {}
     cells = {}
@@ -130,6 +124,20 @@ def _row_cells(row: etree._Element, headers: dict[etree._Element, list[str]]) ->
         if name and (text := _cell_text(cell)):  # a cell under no header is not read
             cells[name] = text
     return cells
+
+
+def _header_names(row: etree._Element, headers: dict[etree._Element, list[str]]) -> list[str]:
+    """The header texts of the columns of the table holding ``row`` (``[]`` outside a table), kept in ``headers``
+    per table."""
+    table = next(row.iterancestors("table"), None)
+    if table is None:
+        return []
+    names = headers.get(table)
+    if names is None:
+        header_row = next((r for r in table.iter("tr") if r.find("th") is not None), None)
+        names = [_cell_text(cell) for cell in header_row.iterchildren("th", "td")] if header_row is not None else []
+        headers[table] = names
+    return names
 
 
 def _own_text(element: etree._Element, separator: str) -> str:
@@ -166,8 +174,12 @@ def index_listing(
     origin = _origin(base_url)
     links = _links_by_element(resolved_links(parsed), root, base_url, origin)
     parsed.forget(ResolvedLinks)  # the index is their last reader
+    tree = parsed.kept(tree_rows)  # built by its links pass, on this very tree if on any (see :func:`tree_rows`)
+    parsed.forget(tree_rows)
     del parsed  # a page of HTML only: its tree lives on in ``root`` alone
-    tree = TagTree.build(root)
+    if not isinstance(tree, TagTree) or not tree.elements or tree.elements[0] is not root:
+        tree = TagTree.build(root)
+    on_top = root.getparent() is None  # the tree's ancestors are then all its elements' (a prefix's root is)
     del root
     headers: dict[etree._Element, list[str]] = {}
     rows: dict[etree._Element, tuple[tuple[str, str], ...]] = {}
@@ -179,17 +191,121 @@ def index_listing(
             issns = tuple(issn.upper() for issn in SHOWN_ISSN.findall(text)) if "-" in text else ()
             record: ListingRecord = (issns, text, tuple(mined.xpaths))
             for xpath in mined.xpaths:
-                for anchor in tree.elements[node_at[xpath]].iter("a"):
+                node = node_at[xpath]
+                if on_top and tree.reads_all_text(node):  # its anchors, texts and rows read off the tag tree
+                    for anchor_node in tree.nodes_of("a", node):
+                        anchor = tree.elements[anchor_node]
+                        href = anchor.get("href")
+                        if not href:
+                            continue
+                        link = (links.get(anchor) if "#" not in href else None) or join_link(
+                            base_url, origin, href.strip()
+                        )
+                        pieces = tree.pieces(anchor_node)
+                        if len(pieces) > 1:  # pieces joined with nothing between them, as the anchor reads
+                            title = " ".join(_own_text(anchor, "").split())
+                        else:
+                            title = " ".join(pieces[0].split()) if pieces else ""
+                        _add(index, title, link, record, _tree_row_items(tree, anchor_node, headers, rows))
+                    continue
+                for anchor in tree.elements[node].iter("a"):
                     href = anchor.get("href")
                     if not href:
                         continue
-                    link = links.get(anchor) or join_link(base_url, origin, href.strip())
+                    link = (links.get(anchor) if "#" not in href else None) or join_link(
+                        base_url, origin, href.strip()
+                    )
                     title = " ".join(_own_text(anchor, "").split())
-                    entry: ListingEntry = (title, link, record, _row_items(anchor, headers, rows))
-                    index.by_link.setdefault(link_key(link), entry)
-                    if title:  # collapsed already: its title_key is its case folded
-                        index.by_title.setdefault(title.casefold(), entry)
+                    _add(index, title, link, record, _row_items(anchor, headers, rows))
     return index
+
+
+_NO_TREE = TagTree([], "", [], [])
+"""The tag tree of a page :func:`tree_rows` builds none for: no node, no row read off it."""
+ROWS_BEFORE_TREE = 16
+"""Rows whose texts a links pass reads off lxml before it builds the page's tag tree (:func:`tree_rows`): a page of
+a few rows (a menu, a home page) is read as it would be without it, and keeps no tag tree."""
+
+
+def tree_rows(page: ParsedPage, root: etree._Element) -> RowTexts:
+    """A reader of the rows' texts of ``page``'s own tree (``root``) for its links pass (``rows`` of
+    :func:`~journals.pages.navigation.page_links`): past its first :data:`ROWS_BEFORE_TREE` rows (then None: read
+    off lxml), and on a page of no more elements than its index mines (``DEFAULT_MAX_NODES``; a wider one's index
+    reads a prefix's tree), the page's :class:`TagTree`, built then and kept with the page for its listing index
+    (:func:`index_listing`), which would build it anyway (a page that lists nothing forgets it:
+    ``page.forget(tree_rows)``). A row's text is its node's pieces (:meth:`TagTree.pieces`) where those are all its
+    element's text (:meth:`TagTree.reads_all_text`), rather than its element's texts read off lxml again."""
+    rows_read = 0
+    tree: TagTree | None = None
+    node_of: dict[etree._Element, int] = {}
+
+    def row_text(row: etree._Element) -> str | None:
+        nonlocal rows_read, tree, node_of
+        if tree is None:
+            rows_read += 1
+            if rows_read <= ROWS_BEFORE_TREE:
+                return None
+            if next(islice(root.iter(), DEFAULT_MAX_NODES, None), None) is not None:
+                tree = _NO_TREE  # wider than its index mines: the index reads a prefix's tree of its own
+                return None
+            tree = page.once(tree_rows, lambda _: TagTree.build(root))  # kept under this reader's name
+            if tree.elements and tree.elements[0] is root:
+                node_of = dict(zip(tree.elements, range(len(tree.elements)), strict=True))
+        node = node_of.get(row)
+        if node is None or not tree.reads_all_text(node):
+            return None
+        return bounded_text(tree.pieces(node), RECORD_TEXT_LIMIT)
+
+    return row_text
+
+
+def _add(
+    index: ListingIndex, title: str, link: str, record: ListingRecord, cells: tuple[tuple[str, str], ...]
+) -> None:
+    """Index the entry of an anchor reading ``title`` (collapsed) linking to ``link`` in ``record``'s row of
+    ``cells``, unless a better region's entry has its link or title already."""
+    entry: ListingEntry = (title, link, record, cells)
+    index.by_link.setdefault(link_key(link), entry)
+    if title:  # collapsed already: its title_key is its case folded
+        index.by_title.setdefault(title.casefold(), entry)
+
+
+def _tree_row_items(
+    tree: TagTree,
+    anchor: int,
+    headers: dict[etree._Element, list[str]],
+    rows: dict[etree._Element, tuple[tuple[str, str], ...]],
+) -> tuple[tuple[str, str], ...]:
+    """:func:`_row_items` of the tag tree's node ``anchor``, its row found and its cells read off the tag tree."""
+    row = tree.ancestor("tr", anchor)
+    if row < 0:
+        return ()
+    element = tree.elements[row]
+    cells = rows.get(element)
+    if cells is None:
+        cells = rows[element] = tuple(_tree_row_cells(tree, row, headers).items())
+    return cells
+
+
+def _tree_row_cells(tree: TagTree, row: int, headers: dict[etree._Element, list[str]]) -> dict[str, str]:
+    """:func:`_row_cells` of the tag tree's node ``row``: a cell's text is its node's (:meth:`TagTree.text`) when
+    that is all its element's (:meth:`TagTree.reads_all_text`)."""
+    element = tree.elements[row]
+    names = _header_names(element, headers)
+    if not any(names) or (element.find("th") is not None and element.find("td") is None):
+        return {}
+    cells = {}
+    for name, cell in zip(names, tree.children_of(row, ("td", "th")), strict=False):
+        if name and (text := _node_cell_text(tree, cell)):  # a cell under no header is not read
+            cells[name] = text
+    return cells
+
+
+def _node_cell_text(tree: TagTree, cell: int) -> str:
+    """:func:`_cell_text` of the tag tree's node ``cell``."""
+    if not tree.reads_all_text(cell):
+        return _cell_text(tree.elements[cell])
+    return tree.text(cell) or (tree.elements[cell].get("title") or "").strip()
 
 
 def _row_items(
@@ -212,11 +328,8 @@ def _links_by_element(
 ) -> dict[etree._Element, str]:
     """The absolute links the page's links pass resolved (:class:`~journals.pages.navigation.ResolvedLinks`) on this
     very tree, by element, where they are :func:`join_link`'s: relative to the same base, no fragment to keep (the
-    links pass drops it). Empty when the links were read on another tree or base, or not at all."""
+    links pass drops it: an ``href`` with a fragment is joined again). Empty when the links were read on another
+    tree or base, or not at all."""
     if resolved is None or resolved.root is not root or resolved.base != base_url or resolved.origin != origin:
         return {}
-    return {
-        element: url
-        for element, url in zip(resolved.elements, resolved.urls, strict=True)
-        if "#" not in (element.get("href") or "")
-    }
+    return dict(zip(resolved.elements, resolved.urls, strict=True))

@@ -16,7 +16,8 @@ are similar to a record are records too (§3.4).
 
 from __future__ import annotations
 
-from itertools import pairwise, repeat
+from collections import Counter
+from itertools import pairwise
 
 from journals.mdr.regions import Region, nodes_similar, similar
 from journals.mdr.tagtree import TagTree
@@ -73,17 +74,23 @@ def _mostly_similar(tree: TagTree, gns: list[list[int]], threshold: float) -> bo
     """Whether some typical GN is similar to at least two thirds of ``gns`` (after pydepta's 80% rule, P7).
 
     The typical GN is looked for among the few GNs of median tag-string length, so the test costs a
-    few passes over the region, not a quadratic number of comparisons.
+    few passes over the region, not a quadratic number of comparisons; each distinct tag string is compared once,
+    counted as often as it occurs (a list's GNs mostly share theirs), and each distinct candidate once.
     """
     tokens, ends = tree.tokens, tree.ends
     strings = [tokens[gn[0] : ends[gn[-1]]] for gn in gns]
     by_length = sorted(strings, key=len)
     middle = max(0, len(by_length) // 2 - _TYPICAL_CANDIDATES // 2)
     needed = 2 * len(strings) / 3
-    return any(
-        sum(map(similar, repeat(typical), strings, repeat(threshold))) >= needed
-        for typical in by_length[middle : middle + _TYPICAL_CANDIDATES]
-    )
+    counts = Counter(strings)
+    tried = set()
+    for typical in by_length[middle : middle + _TYPICAL_CANDIDATES]:
+        if typical in tried:
+            continue
+        tried.add(typical)
+        if sum(count for string, count in counts.items() if similar(typical, string, threshold)) >= needed:
+            return True
+    return False
 
 
 _TYPICAL_CANDIDATES = 5

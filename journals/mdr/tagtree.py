@@ -9,6 +9,7 @@ anywhere: deeply nested pages only cost their size.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -55,6 +56,8 @@ class TagTree:
     """Per node, one past its last text piece (just before its own tail)."""
     _tag_names: dict[str, str] = field(default_factory=dict, repr=False)
     """The tag name of each token character."""
+    _token_of: dict[str, str] = field(default_factory=dict, repr=False)
+    """The token character of each tag name."""
     _paths: dict[int, str] = field(default_factory=dict, repr=False)
     """Absolute XPaths computed so far, per node (the root's from lxml itself)."""
 
@@ -62,6 +65,11 @@ class TagTree:
     """Per node, its parent node (-1 for the root)."""
     branching: list[int] = field(default_factory=list, repr=False)
     """The nodes with grandchildren (TreeDepth >= 3, FindDRs' nodes), each after all its descendants."""
+    _unread_at: list[int] = field(default_factory=list, repr=False)
+    """Where the text the pieces leave out lies (see :meth:`reads_all_text`): per left-out element with text, or
+    opaque element's children, in document order, the number of the node that follows them."""
+    _unread_in: list[int] = field(default_factory=list, repr=False)
+    """Per such text, the node it is inside: the left-out element's parent, the opaque element itself."""
 
     @classmethod
     def build(cls, root: etree._Element, keep_elements: bool = True) -> TagTree:
@@ -74,8 +82,10 @@ class TagTree:
         walk = _walk(root, keep_elements)
         tree = cls(walk.elements, "".join(walk.tokens), walk.ends, walk.children)
         tree.parents, tree._tag_names = walk.parents, {char: tag for tag, char in walk.token_of.items()}
+        tree._token_of = walk.token_of
         tree.branching = walk.branching
         tree._pieces, tree._firsts, tree._lasts = walk.pieces, walk.firsts, walk.lasts
+        tree._unread_at, tree._unread_in = walk.unread_at, walk.unread_in
         tree._piece_ends = [0, *accumulate(map(len, walk.pieces))]
         tree._paths[0] = root.getroottree().getpath(root)
         return tree
@@ -143,6 +153,53 @@ class TagTree:
         """
         return " ".join(" ".join(self._pieces[self._firsts[node] : self._lasts[node]]).split())
 
+    def reads_all_text(self, node: int) -> bool:
+        """Whether the node's pieces are all the text lxml's ``itertext()`` gives of its element, but pieces of
+        whitespace alone: no script, style or other left-out element with text, and no opaque element with
+        children, inside it (their text is no piece). Then :meth:`text` is its ``itertext()`` joined with spaces,
+        whitespace collapsed, without lxml reading its texts again. Comments and processing instructions do not
+        count: ``itertext()`` leaves their text out too, and keeps their tails as the pieces do."""
+        at = self._unread_at
+        first = bisect_left(at, node + 1)
+        end = self.ends[node]
+        last = bisect_right(at, end, first)
+        return first == last or not any(node <= parent < end for parent in self._unread_in[first:last])
+
+    def nodes_of(self, tag: str, node: int) -> list[int]:
+        """The ``tag`` nodes of the node's subtree (itself included), in preorder: its run of the tokens searched
+        for the tag's character."""
+        char = self._token_of.get(tag)
+        if char is None:
+            return []
+        tokens, end = self.tokens, self.ends[node]
+        found = []
+        at = tokens.find(char, node, end)
+        while at >= 0:
+            found.append(at)
+            at = tokens.find(char, at + 1, end)
+        return found
+
+    def ancestor(self, tag: str, node: int) -> int:
+        """The nearest ``tag`` node above ``node``, -1 when none is."""
+        char = self._token_of.get(tag)
+        if char is None:
+            return -1
+        tokens, parents = self.tokens, self.parents
+        node = parents[node]
+        while node >= 0 and tokens[node] != char:
+            node = parents[node]
+        return node
+
+    def children_of(self, node: int, tags: tuple[str, ...]) -> list[int]:
+        """The node's children of these tags, in order."""
+        chars = {self._token_of[tag] for tag in tags if tag in self._token_of}
+        tokens = self.tokens
+        return [child for child in self.children[node] if tokens[child] in chars]
+
+    def pieces(self, node: int) -> list[str]:
+        """The node's text pieces, in document order (texts and tails with more than whitespace)."""
+        return self._pieces[self._firsts[node] : self._lasts[node]]
+
     def text_bound(self, node: int) -> int:
         """An upper bound of ``len(self.text(node))``, cheaply: 0 exactly when the node has no text."""
         first, last = self._firsts[node], self._lasts[node]
@@ -168,6 +225,10 @@ class _Walk(NamedTuple):
     lasts: list[int]
     branching: list[int]
     """The nodes with grandchildren, in the order they end (not per node)."""
+    unread_at: list[int]
+    """Per text that is no piece (see :attr:`TagTree._unread_at`), the number of the node that follows it."""
+    unread_in: list[int]
+    """Per such text, the node it is inside."""
 
 
 def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912, PLR0915  # one loop, all local
@@ -184,8 +245,8 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912,
     One loop with everything local: it runs once per node.
     """
     token_of = {root.tag: "\x00"}
-    walk = _Walk([root] if keep_elements else [], ["\x00"], token_of, [-1], [[]], [0], [], [0], [0], [])
-    elements, tokens, _, parents, children, ends, pieces, firsts, lasts, branching = walk
+    walk = _Walk([root] if keep_elements else [], ["\x00"], token_of, [-1], [[]], [0], [], [0], [0], [], [], [])
+    elements, tokens, _, parents, children, ends, pieces, firsts, lasts, branching, unread_at, unread_in = walk
     grandparents: set[int] = set()  # the open nodes with a child that has children
     text = root.text
     if text and not text.isspace():
@@ -204,6 +265,15 @@ def _walk(root: etree._Element, keep_elements: bool) -> _Walk:  # noqa: PLR0912,
             if len(element):  # pass over what is under it
                 under = sum(1 for _ in element.iter()) - 1
                 next(islice(nodes, under - 1, under), None)
+                if tag in OPAQUE_TAGS:  # its children's text is no piece: they are inside its node
+                    unread_at.append(size + 1)
+                    unread_in.append(size)
+                else:
+                    unread_at.append(size)
+                    unread_in.append(current)
+            elif tag is etree.Entity or (tag in IGNORED_TAGS and (text := element.text) and not text.isspace()):
+                unread_at.append(size)
+                unread_in.append(current)
             count = 0 if tag in OPAQUE_TAGS else -1  # an opaque element is a leaf, the others no node
         else:
             count = len(element)

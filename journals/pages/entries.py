@@ -70,6 +70,8 @@ NOT_JOURNAL_DIRECTORY = re.compile(rf"(?:^|/)(?:{NOT_JOURNAL_WORDS})(?:/|$)", re
 """A directory of pages that are not a journal's home (``/news/…``, ``/subjects/…``); a journal's own slug may
 hold the words ("Topics in Catalysis"), so the last segment counts only when it is the whole word."""
 NOT_JOURNAL_QUERY = re.compile(rf"(?:^|[&=])(?:{NOT_JOURNAL_WORDS})(?:$|[&=])", re.IGNORECASE)
+_NOT_JOURNAL_SEGMENT = re.compile(rf"(?:{NOT_JOURNAL_WORDS})", re.IGNORECASE)
+"""One path segment that is a :data:`NOT_JOURNAL_DIRECTORY` word (fullmatched)."""
 JOURNAL_PATH = re.compile(r"(?:^|[/_.=-])(?:journals?|jour|periodicals?|titles?)(?:$|[/_.=-])", re.IGNORECASE)
 MINOR_WORDS = frozenset(
     {"a", "an", "and", "the", "of", "in", "on", "for", "to", "at", "by", "with", "from", "into", "&", "de", "la",
@@ -116,6 +118,8 @@ class ScoreMemo:
     """Per anchor text, its score from the text alone (:func:`_text_score`)."""
     rows: dict[str, bool] = field(default_factory=dict)
     """Per row text, whether it names a journal (an ISSN, the word)."""
+    segments: dict[str, bool] = field(default_factory=dict)
+    """Per path segment, whether it is a word of a directory of pages that are no journal's."""
 
 
 def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None, memo: ScoreMemo | None = None) -> float:
@@ -133,13 +137,28 @@ def anchor_score(anchor: EntryAnchor, parts: SplitResult | None = None, memo: Sc
     parts = judged_parts(parts if parts is not None else split_url(anchor.url))
     path = parts.path.rstrip("/")
     path = path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
-    if NOT_JOURNAL_DIRECTORY.search(path) or (parts.query and NOT_JOURNAL_QUERY.search(parts.query)):
+    if _not_journal_directory(path, memo) or (parts.query and NOT_JOURNAL_QUERY.search(parts.query)):
         score -= 0.9
     elif JOURNAL_PATH.search(parts.path):
         score += 0.3
     if anchor.record_text and _row_names_journal(anchor.record_text, memo):
         score += 0.3
     return max(-1.0, score)
+
+
+def _not_journal_directory(path: str, memo: ScoreMemo | None) -> bool:
+    """``NOT_JOURNAL_DIRECTORY.search(path)``: whether one of the path's segments is a word of it, each segment
+    judged once per page (``memo``: the segments judged so far; a list's paths share most of theirs)."""
+    if memo is None or "\n" in path:  # before a last newline, ``$`` matches too: the pattern's own search
+        return NOT_JOURNAL_DIRECTORY.search(path) is not None
+    segments = memo.segments
+    for segment in path.split("/"):
+        found = segments.get(segment)
+        if found is None:
+            found = segments[segment] = _NOT_JOURNAL_SEGMENT.fullmatch(segment) is not None
+        if found:
+            return True
+    return False
 
 
 def _text_score(text: str) -> float | None:
@@ -274,9 +293,27 @@ def find_journal_list(
     """
     splits: dict[str, SplitResult] = {}  # every URL split once, whichever step asks (urlsplit's own cache holds 128)
     templates: dict[str, tuple[str, ...]] = {}  # and generalised once
-    groups = {key: one_per_journal(_unique(members), splits) for key, members in _candidate_groups(anchors).items()}
+    text_keys: dict[str, str] = {}  # and each text folded once, whichever groups hold it
+    # both groupings often make the same group (a list's anchors share their classes and their shape): each
+    # distinct group is reduced, and keyed, once, the groupings sharing the result
+    reduced: dict[tuple[int, ...], list[EntryAnchor]] = {}
+    groups = {}
+    for name, members in _candidate_groups(anchors).items():
+        same = tuple(map(id, members))
+        unique = reduced.get(same)
+        if unique is None:
+            unique = reduced[same] = one_per_journal(_unique(members), splits, text_keys)
+        groups[name] = unique
     # each group's set of links as the memory knows it, made once for its test and its count
-    keys = {key: links_key(a.url for a in members) for key, members in groups.items()} if memory is not None else None
+    keys = None
+    if memory is not None:
+        made: dict[int, tuple[int, int]] = {}
+        keys = {}
+        for name, members in groups.items():
+            links = made.get(id(members))
+            if links is None:
+                links = made[id(members)] = links_key(a.url for a in members)
+            keys[name] = links
     best = _best_group(groups, memory, letter, splits, templates, keys=keys)
     if best is not None and (best.confident or (memory is not None and best.key == memory.preferred_shape())):
         best = _completed(best, anchors, splits, templates)
@@ -322,24 +359,24 @@ def _best_group(
     templates = {} if templates is None else templates
     preferred = memory.preferred_shape() if memory is not None else None
     best: EntryGroup | None = None
+    # per group (a list two groupings share is one), its total and its score before the key's and letter's factors
+    measured: dict[int, tuple[float, float, float] | None] = {}
     for key, unique in groups.items():
         if memory is not None and (
             memory.is_chrome_key(keys[key]) if keys is not None else memory.is_chrome(a.url for a in unique)
         ):
             continue
-        for anchor in unique:
-            if id(anchor) not in scores:
-                scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), memo)
-        total = sum(scores[id(a)] for a in unique)
-        if total <= 0:
+        if id(unique) in measured:
+            found = measured[id(unique)]
+        else:
+            found = measured[id(unique)] = _measured(unique, scores, memo, splits, templates, letter=letter)
+        if found is None:
             continue
-        shared = Counter(template_once(a.url, splits, templates) for a in unique)
-        coherence = shared.most_common(1)[0][1] / len(unique)
-        score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
+        total, score, letter_share = found
         if key == preferred:
             score *= PREFERRED_SHAPE_BONUS
         if letter:
-            score *= letter_factor(starts_with_letter(unique, letter))
+            score *= letter_factor(letter_share)
         if best is None or score > best.score:
             kept = [a for a in unique if scores[id(a)] > -0.5]
             confident = len(kept) >= 5 and total / len(unique) >= 0.4
@@ -347,6 +384,30 @@ def _best_group(
     if best is None or best.score < MIN_GROUP_SCORE or not best.anchors:
         return None
     return best
+
+
+def _measured(
+    unique: list[EntryAnchor],
+    scores: dict[int, float],
+    memo: ScoreMemo,
+    splits: dict[str, SplitResult],
+    templates: dict[str, tuple[str, ...]],
+    *,
+    letter: str | None,
+) -> tuple[float, float, float] | None:
+    """A group's total of its anchors' scores (kept in ``scores``), its score from them and the coherence of its
+    URL template in its kind of chrome, and the share of its titles that start with ``letter``; None when its total
+    is no more than 0."""
+    for anchor in unique:
+        if id(anchor) not in scores:
+            scores[id(anchor)] = anchor_score(anchor, split_once(anchor.url, splits), memo)
+    total = sum(scores[id(a)] for a in unique)
+    if total <= 0:
+        return None
+    shared = Counter(template_once(a.url, splits, templates) for a in unique)
+    coherence = shared.most_common(1)[0][1] / len(unique)
+    score = total * (0.4 + 0.6 * coherence) * CHROME_FACTOR.get(unique[0].chrome, 1.0)
+    return total, score, starts_with_letter(unique, letter) if letter else 0.0
 
 
 def letter_factor(share: float) -> float:
@@ -397,7 +458,11 @@ REPEATED_TEXT_URLS = 3
 """A text on this many links to different pages of one group is a row's service link ("Latest issue"), not a name."""
 
 
-def one_per_journal(anchors: list[EntryAnchor], splits: dict[str, SplitResult] | None = None) -> list[EntryAnchor]:
+def one_per_journal(
+    anchors: list[EntryAnchor],
+    splits: dict[str, SplitResult] | None = None,
+    text_keys: dict[str, str] | None = None,
+) -> list[EntryAnchor]:
     """A group's anchors less the other links of each journal's row: one row of a list, one journal.
 
     A list's row (a table row, a card) holds the journal's own link and often its sub-pages: "Latest issue",
@@ -406,12 +471,18 @@ def one_per_journal(anchors: list[EntryAnchor], splits: dict[str, SplitResult] |
     ``/journal/abc``; a menu's "Journals" is no row of its letters), or their text recurs on several rows (a
     journal's name is its own). A recurring text is dropped only while the group keeps at least half as many links
     with texts of their own: a list whose every entry reads "Visit journal" keeps its entries. ``splits``: the URLs
-    split so far (:func:`split_once`).
+    split so far (:func:`split_once`); ``text_keys``: the texts folded so far.
     """
     if len(anchors) < 2:
         return anchors
     sub_pages = _row_sub_pages(anchors, {} if splits is None else splits)
-    keys = [_text_key(a.text) for a in anchors]
+    text_keys = {} if text_keys is None else text_keys
+    keys = []
+    for anchor in anchors:
+        key = text_keys.get(anchor.text)
+        if key is None:
+            key = text_keys[anchor.text] = _text_key(anchor.text)
+        keys.append(key)
     services = _service_texts(keys)
     kept = [a for a, key in zip(anchors, keys, strict=True) if id(a) not in sub_pages and key not in services]
     return kept or anchors

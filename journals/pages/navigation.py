@@ -15,7 +15,7 @@ import json
 import pkgutil
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
@@ -51,6 +51,13 @@ around half a page (anchors may nest) must not copy it."""
 MAX_ANCHORS_PER_PAGE = 50_000
 """Anchors read per page, the first in document order (the project setting is ``MAX_ANCHORS_PER_PAGE``): the
 far above the largest real list saved; a listing of 200,000 costs too much memory as a parsed tree alone."""
+
+
+RowTexts = Callable[[etree._Element], "str | None"]
+"""What reads a row's text as :meth:`_Open.row_text` reads it (:func:`bounded_text` of its ``itertext()``, at most
+:data:`RECORD_TEXT_LIMIT` long) without lxml reading the row's texts again; None when it cannot."""
+RowReader = Callable[["ParsedPage", etree._Element], "RowTexts | None"]
+"""What a links pass may be given to read its rows' texts (:data:`RowTexts`) on a page's own tree (its root)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,27 +277,48 @@ def read_anchors(
     root, left_out = as_parsed(page_html, page_url).prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
         return [], left_out
-    return _walk(((element, None) for element in root.iter("a")), *_base_and_origin(root, page_url)), left_out
+    return _walk(root.iter("a"), *_base_and_origin(root, page_url)), left_out
 
 
 def _walk(
-    elements: Iterable[tuple[etree._Element, str | None]],
+    elements: Iterable[etree._Element],
     base: str,
     origin: str,
     walked: list[etree._Element] | None = None,
+    rows: RowTexts | None = None,
 ) -> list[Anchor]:
-    """The followable anchors of ``elements`` (each with the URL it goes to, None for its own ``href``), in order;
-    their ancestors are opened once each (:class:`_Open`). ``walked``, when given, gets each anchor's element."""
+    """The followable anchors of the ``<a>`` ``elements``, each to its own ``href``, in order; their ancestors are
+    opened once each (:class:`_Open`), and each ``href`` is resolved once (a list's rows link the same pages
+    from several cells). ``walked``, when given, gets each anchor's element; ``rows`` reads rows' texts where it
+    can."""
+    strings: _Paths = {}
+    opened: dict[etree._Element, _Open] = {}
+    urls: dict[str | None, str | None] = {}  # per href, its URL (None: not followed)
+    found = []
+    for element in elements:
+        href = element.get("href")
+        url = urls.get(href, "")  # no URL is "": not resolved yet
+        if url == "":
+            url = urls[href] = _link_url((href or "").strip(), base, origin)
+        if url is None:
+            continue
+        parent = element.getparent()
+        found.append(_anchor(element, url, _opened(parent, opened, strings) if parent is not None else None, rows))
+        if walked is not None:
+            walked.append(element)
+    return found
+
+
+def _walk_targets(targets: Iterable[tuple[etree._Element, str]], base: str, origin: str) -> list[Anchor]:
+    """:func:`_walk` of elements that are no links, each with the URL it goes to."""
     strings: _Paths = {}
     opened: dict[etree._Element, _Open] = {}
     found = []
-    for element, href in elements:
-        parent = element.getparent()
-        anchor = _anchor(element, base, origin, _opened(parent, opened, strings) if parent is not None else None, href)
-        if anchor is not None:
-            found.append(anchor)
-            if walked is not None:
-                walked.append(element)
+    for element, href in targets:
+        url = _link_url(href.strip(), base, origin)
+        if url is not None:
+            parent = element.getparent()
+            found.append(_anchor(element, url, _opened(parent, opened, strings) if parent is not None else None))
     return found
 
 
@@ -345,7 +373,7 @@ def _unlinked_letters(root: etree._Element, text: str, base: str, origin: str) -
     if not any(marker in text for marker in LETTER_CONTROL_MARKERS):
         return []
     letter = _patterns()["letter"]
-    return [a for a in _walk(_letter_control_targets(root, text), base, origin) if letter.fullmatch(a.text)]
+    return [a for a in _walk_targets(_letter_control_targets(root, text), base, origin) if letter.fullmatch(a.text)]
 
 
 LETTER_CONTROLS = (
@@ -444,31 +472,28 @@ def _opened(element: etree._Element, opened: dict[etree._Element, _Open], string
     return below
 
 
-def _anchor(
-    element: etree._Element, base: str, origin: str, parent: _Open | None, href: str | None = None
-) -> Anchor | None:
-    """The anchor ``element`` (going to ``href``, by default its own), or None when it is not followable; its row is
-    the nearest of its (up to) four nearest ancestors that is a record's element."""
-    href = (element.get("href") or "" if href is None else href).strip()
+def _link_url(href: str, base: str, origin: str) -> str | None:
+    """The absolute URL a link's stripped ``href`` goes to (:func:`absolute_url`), None when it goes nowhere a
+    crawler follows."""
     if goes_nowhere(href):
         return None
     url = absolute_url(href, base, origin)
-    if not _followable(url, origin):
-        return None
-    row = parent
-    for _ in range(4):
-        if row is None or row.element.tag in RECORD_TAGS:
-            break
-        row = row.up
-    else:
-        row = None
+    return url if _followable(url, origin) else None
+
+
+def _anchor(element: etree._Element, url: str, parent: _Open | None, rows: RowTexts | None = None) -> Anchor:
+    """The anchor ``element`` going to ``url``, inside ``parent``; its row is the nearest of its (up to) four nearest
+    ancestors that is a record's element (:meth:`_Open.row`), its text read by ``rows`` where it can."""
+    if parent is None:
+        return Anchor(url=url, text=anchor_text(element), chrome="", group="", shape="")
+    row = parent.row()
     return Anchor(
         url=url,
         text=anchor_text(element),
-        chrome=parent.chrome if parent is not None else "",
-        group=parent.group if parent is not None else "",
-        shape=parent.shape if parent is not None else "",
-        record_text=row.row_text() if row is not None else "",
+        chrome=parent.chrome,
+        group=parent.group,
+        shape=parent.shape,
+        record_text=row.row_text(rows) if row is not None else "",
     )
 
 
@@ -505,16 +530,29 @@ class _Open:
     """An element the walk is inside, and what its descendants inherit: the nearest chrome around them, their group
     (tags and classes of the ancestors) and shape (tags, with a cell's column)."""
 
-    __slots__ = ("_columns", "_row_text", "chrome", "element", "group", "shape", "up")
+    __slots__ = ("_columns", "_row", "_row_known", "_row_text", "chrome", "element", "group", "record", "shape", "up")
 
-    def __init__(self, element: etree._Element, chrome: str, group: str, shape: str, up: _Open | None = None) -> None:
+    def __init__(
+        self,
+        element: etree._Element,
+        chrome: str,
+        group: str,
+        shape: str,
+        up: _Open | None = None,
+        *,
+        record: bool = False,
+    ) -> None:
         self.element = element
         self.up = up
         """The parent element's."""
         self.chrome = chrome
         self.group = group
         self.shape = shape
+        self.record = record
+        """Whether the element is a record's (:data:`RECORD_TAGS`)."""
         self._columns: dict[etree._Element, int] | None = None
+        self._row: _Open | None = None
+        self._row_known = False
         self._row_text: str | None = None
 
     @classmethod
@@ -539,45 +577,62 @@ class _Open:
         if shape is None:
             step = f"{tag}[{column}]" if column >= 0 else tag
             shape = strings[shape_path, tag, column] = f"{shape_path}/{step}" if shape_path else step
-        return cls(element, chrome, group, shape, parent)
+        return cls(element, chrome, group, shape, parent, record=tag in RECORD_TAGS)
+
+    def row(self) -> _Open | None:
+        """The row of the anchors this element holds as a child: the nearest record's element among itself and its
+        three nearest ancestors, looked for once."""
+        if not self._row_known:
+            found: _Open | None = self
+            for _ in range(4):
+                if found is None or found.record:
+                    break
+                found = found.up
+            else:
+                found = None
+            self._row, self._row_known = found, True
+        return self._row
 
     def column(self, cell: etree._Element) -> int:
         """A child cell's position among this element's children, as ``index()`` counts it (comments too): the
-        children are numbered once, where ``index()`` would count the siblings before a cell for every cell."""
+        children are numbered once, where ``index()`` would count the siblings before a cell for every cell (all
+        of them: reading each one's tag to leave out what is no cell costs more than numbering it)."""
         if self._columns is None:
-            self._columns = {child: n for n, child in enumerate(self.element) if child.tag in ("td", "th")}
+            self._columns = {child: n for n, child in enumerate(self.element)}
         return self._columns[cell]
 
-    def row_text(self) -> str:
+    def row_text(self, rows: RowTexts | None = None) -> str:
         """This element's visible text as a row's, read once (a row holds several anchors): ``""`` when longer
         than a record's."""
         if self._row_text is None:
-            self._row_text = _bounded_text(self.element.itertext(), RECORD_TEXT_LIMIT)
+            known = rows(self.element) if rows is not None else None
+            self._row_text = known if known is not None else bounded_text(self.element.itertext(), RECORD_TEXT_LIMIT)
         return self._row_text
 
 
-def _bounded_text(pieces: Iterable[str], limit: int) -> str:
+def bounded_text(pieces: Iterable[str], limit: int) -> str:
     """The pieces joined with spaces, whitespace collapsed, or ``""`` when that is longer than ``limit``.
 
     Reading stops once the pieces hold more than ``limit`` non-space characters: a row that is half the page
-    (a list nested in a list) costs no more than a short one. A piece's length bounds its non-space characters from
-    above, so the pieces are counted in runs, only when their lengths could have taken the count past the limit (a
-    row's text is mostly indentation).
+    (a list nested in a list) costs no more than a short one. The pieces are taken in runs of
+    :data:`TEXT_RUN` (a row's text is mostly indentation, a piece between each two tags), each run split into its
+    words at once: its words are the words of the row's text it holds, and their letters count towards the limit.
     """
-    kept: list[str] = []
+    pieces = iter(pieces)
+    words: list[str] = []
     letters = 0
-    counted = 0  # pieces counted in ``letters``
-    uncounted = 0  # the length of the pieces not counted yet
-    for piece in pieces:
-        kept.append(piece)
-        uncounted += len(piece)
-        if letters + uncounted > limit:
-            letters += sum(map(len, "".join(kept[counted:]).split()))
-            counted, uncounted = len(kept), 0
-            if letters > limit:
-                return ""
-    text = " ".join(" ".join(kept).split())
+    while run := list(itertools.islice(pieces, TEXT_RUN)):
+        found = " ".join(run).split()
+        letters += sum(map(len, found))
+        if letters > limit:
+            return ""
+        words += found
+    text = " ".join(words)
     return text if len(text) <= limit else ""
+
+
+TEXT_RUN = 64
+"""Pieces of a row's text read at once by :func:`bounded_text`: a whole row, mostly."""
 
 
 def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
@@ -602,8 +657,9 @@ def classify(page_anchors: Iterable[Anchor], page_url: str = "") -> PageLinks:
         reads and _is_index_letter(anchor.text, summaries[anchor.group])
         for anchor, reads in zip(page_anchors, reads_letter, strict=True)
     ]
-    group_sizes = Counter(a.group for a in page_anchors)
     group_letters = Counter(a.group for a, like in zip(page_anchors, letter_like, strict=True) if like)
+    # the sizes of the groups holding letters, the only ones asked for (a list page mostly has none)
+    group_sizes = Counter(a.group for a in page_anchors if a.group in group_letters) if group_letters else Counter()
     letters, pages, browse, metrics, content = [], [], [], [], []
     for anchor, like in zip(page_anchors, letter_like, strict=True):
         text = anchor.text
@@ -673,18 +729,22 @@ def _is_index_letter(text: str, group: _LetterGroup) -> bool:
     return group.alone or group.repeated_initial
 
 
-def page_links(page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE) -> PageLinks:
+def page_links(
+    page_html: ParsedPage | str, page_url: str, max_anchors: int = MAX_ANCHORS_PER_PAGE, rows: RowReader | None = None
+) -> PageLinks:
     """:func:`classify` the anchors of one page, the first ``max_anchors`` only (:attr:`PageLinks.truncated_anchors`
     says how many more it had). The URLs resolved are kept with the parsed page for its listing index
     (:class:`ResolvedLinks`): each anchor is resolved once, for the links, the journal list and the index. A page
-    read on the tree of its prefix keeps none: that tree would outlive the pass beside the index's own."""
+    read on the tree of its prefix keeps none: that tree would outlive the pass beside the index's own. ``rows``,
+    given the page's own tree (not a prefix's), may read its rows' texts (:data:`RowReader`)."""
     page = as_parsed(page_html, page_url)
     root, left_out = page.prefix_tree(ANCHOR_TAG, max_anchors)
     if root is None:
         return dataclasses.replace(classify([], page_url), truncated_anchors=left_out)
     base, origin = _base_and_origin(root, page_url)
     elements: list[etree._Element] = []
-    found = _walk(((element, None) for element in root.iter("a")), base, origin, elements)
+    row_texts = rows(page, root) if rows is not None and not left_out else None
+    found = _walk(root.iter("a"), base, origin, elements, row_texts)
     if not left_out:  # a prefix's tree is this pass's alone (the index reads a prefix of its own): not kept alive
         urls = [anchor.url for anchor in found]
         page.once(ResolvedLinks, lambda _: ResolvedLinks(page_url, root, base, origin, elements, urls))
@@ -708,7 +768,7 @@ def _option_entries(root: etree._Element, base: str, origin: str) -> list[Anchor
             continue
         if target := control_target(option):
             options.append((option, target))
-    return _walk(options, base, origin) if len(options) >= MIN_OPTION_ENTRIES else []
+    return _walk_targets(options, base, origin) if len(options) >= MIN_OPTION_ENTRIES else []
 
 
 MIN_OPTION_ENTRIES = 3

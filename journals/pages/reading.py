@@ -13,7 +13,7 @@ from typing import Literal
 
 from journals.pages.entries import EntryGroup, ListingMemory, anchor_score, find_journal_list
 from journals.pages.meta_refresh import MetaRefresh, RefreshRule
-from journals.pages.navigation import PageLinks, is_about, metrics_links, page_links
+from journals.pages.navigation import PageLinks, RowReader, is_about, metrics_links, page_links
 from journals.pages.parsed import ParsedPage
 from journals.pages.script_signs import ScriptSigns, VisibleData, journal_facts, names_journal_data, script_signs
 
@@ -75,6 +75,7 @@ def read_page(
     refreshes: RefreshRule | None = None,
     final: bool = False,
     facts: bool = False,
+    rows: RowReader | None = None,
 ) -> ReadPage:
     """A page decoded and parsed (:class:`~journals.pages.parsed.ParsedPage`), its links (the first ``max_anchors``:
     all of them, a journal page's metrics hops alone, or none), and, given a site's listing ``memory`` (read and
@@ -87,7 +88,11 @@ def read_page(
     data and, naming none, its reading as an index with ``memory`` (:attr:`ReadPage.as_index`), unless it may be
     rendered first: a page whose signs say it is script-built, not ``final`` (rendered, or its rendering failed),
     is read as an index once rendered. A script-built or ``final`` metrics page is read for whether it names journal
-    data, and with ``facts`` (a rendering probe) or when it looks unfinished, for how much it names."""
+    data, and with ``facts`` (a rendering probe) or when it looks unfinished, for how much it names.
+
+    An index page's links pass is given ``rows`` (e.g. :func:`journals.mdr.listing.tree_rows`, which builds the tag
+    tree its listing index reads, and keeps it with the page under its own name, forgotten here when the page lists
+    no journal) to read its rows' texts."""
     page = ParsedPage.from_body(url, body, content_type)
     if links != "all":
         # Parsed here, off the reactor, for the pipelines (and before its refresh is looked for: on its tree).
@@ -95,7 +100,7 @@ def read_page(
     if refreshes is not None and (refresh := refreshes.followed(page)) is not None:
         return ReadPage(page, None, refresh=refresh)
     if links == "all":
-        index = read_links(page, max_anchors, memory, letter)
+        index = read_links(page, max_anchors, memory, letter, rows)
         found = index.links
         if signs and found is not None and not (found.letters or found.browse or index.group is not None):
             index.signs = script_signs(page, letters=True)
@@ -115,12 +120,19 @@ def read_page(
 
 
 def read_links(
-    page: ParsedPage, max_anchors: int, memory: ListingMemory | None = None, letter: str | None = None
+    page: ParsedPage,
+    max_anchors: int,
+    memory: ListingMemory | None = None,
+    letter: str | None = None,
+    rows: RowReader | None = None,
 ) -> ReadPage:
     """An already parsed ``page`` read as an index: all its links and, given ``memory``, its journal list;
-    :func:`read_page`'s second half, also run on a journal page that may be a listing (it is not parsed again)."""
-    page_links_found = page_links(page, page.url, max_anchors)
+    :func:`read_page`'s second half, also run on a journal page that may be a listing (it is not parsed again).
+    ``rows``: see :func:`read_page`."""
+    page_links_found = page_links(page, page.url, max_anchors, rows)
     group = find_journal_list(page_links_found.content, memory, letter) if memory is not None else None
+    if rows is not None and group is None:
+        page.forget(rows)  # what it kept for the listing index: no journal of the page is indexed
     return ReadPage(page, page_links_found, group)
 
 

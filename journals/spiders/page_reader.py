@@ -17,6 +17,7 @@ from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
 from journals.downloadermiddlewares.redirect import ParsedMetaRefreshMiddleware
+from journals.mdr.listing import tree_rows
 from journals.pages.decoding import looks_binary
 from journals.pages.meta_refresh import MetaRefresh, RefreshRule
 from journals.pages.parsed import MAX_DEPTH
@@ -99,6 +100,7 @@ class PageReader:
             refreshes=self.refreshes if refresh else None,
             final=final,
             facts=facts,
+            rows=tree_rows,
         )
         if page.refresh is not None:
             return page

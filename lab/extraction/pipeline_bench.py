@@ -20,7 +20,7 @@ from journals.extraction.extract import extract_page
 from journals.extraction.positions import AUDITED_FIRST_READS
 from journals.extraction.templates import LEARNING_PAGES, VAIN_LABEL_SEARCHES, WATCHED_PAGES, LearnedRules
 from journals.items import FetchedPage
-from journals.mdr.listing import index_listing
+from journals.mdr.listing import index_listing, tree_rows
 from journals.mdr.mining import DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD, MainRegions
 from journals.pages.entries import ListingMemory
 from journals.pages.meta_refresh import RefreshRule
@@ -76,8 +76,9 @@ def _list_step(url: str, body: bytes) -> object:
     :func:`journals.pages.reading.read_page`), then the MDR pipeline's listing index on that same parsed page and
     each listed journal's record looked up in it."""
     read = read_page(
-        body, HTML_TYPE, url, MAX_ANCHORS_PER_PAGE, memory=ListingMemory(), signs=True, refreshes=RefreshRule()
-    )
+        body, HTML_TYPE, url, MAX_ANCHORS_PER_PAGE, memory=ListingMemory(), signs=True, refreshes=RefreshRule(),
+        rows=tree_rows,
+    )  # fmt: skip
     index = index_listing(read.page, url, DEFAULT_MAX_NODE_LENGTH, DEFAULT_THRESHOLD)
     return [index.find(anchor.url, anchor.text) for anchor in (read.group.anchors if read.group else [])]
 

@@ -5,9 +5,12 @@ from urllib.parse import urldefrag, urljoin
 import pytest
 
 from journals.mdr import DEFAULT_MAX_NODES
-from journals.mdr.listing import _origin, index_listing, join_link, link_key
+from journals.mdr.listing import ROWS_BEFORE_TREE, _origin, index_listing, join_link, link_key, tree_rows
+from journals.mdr.tagtree import TagTree
+from journals.pages.entries import ListingMemory
 from journals.pages.navigation import ResolvedLinks, page_links, resolved_links
 from journals.pages.parsed import ParsedPage
+from journals.pages.reading import read_page
 
 BASE = "http://pub.example/az/a"
 
@@ -122,3 +125,34 @@ def test_the_index_reads_the_links_pass_urls_rather_than_joining_again() -> None
     assert index.find("http://pub.example/journal/j2#top")["link"] == "http://pub.example/journal/j2#top", (
         "a link with a fragment is joined: the links pass dropped it"
     )
+
+
+def test_a_listing_s_tag_tree_is_built_by_its_links_pass_and_taken_by_its_index() -> None:
+    """Read with ``tree_rows``, a page that lists journals in more rows than :data:`ROWS_BEFORE_TREE` keeps the tag
+    tree of its own tree for its index, which takes it and indexes as it would alone; a page that lists none, or
+    has few rows, keeps nothing."""
+    html = _listing(journals=ROWS_BEFORE_TREE + 2, farm=5)
+    read = read_page(html.encode(), "text/html; charset=utf-8", BASE, 1000, memory=ListingMemory(), rows=tree_rows)
+    assert read.group is not None
+    kept = read.page.kept(tree_rows)
+    assert isinstance(kept, TagTree) and kept.elements[0] is read.page.tree
+    index = index_listing(read.page, BASE, 10, 0.3)
+    assert read.page.kept(tree_rows) is None
+    assert index == index_listing(html, BASE, 10, 0.3)
+    assert index.find("http://pub.example/journal/j7")["title"] == "Annals of Topic 7"
+    empty = read_page(b"<html><body><p>Nothing here</p></body></html>", "text/html", BASE, 1000,
+                      memory=ListingMemory(), rows=tree_rows)  # fmt: skip
+    assert empty.group is None and empty.page.kept(tree_rows) is None
+    few = read_page(_listing(journals=ROWS_BEFORE_TREE - 6, farm=5).encode(), "text/html", BASE, 1000,
+                    memory=ListingMemory(), rows=tree_rows)  # fmt: skip
+    assert few.group is not None and few.page.kept(tree_rows) is None
+
+
+def test_a_listing_wider_than_its_index_mines_keeps_no_tag_tree() -> None:
+    """A page of more elements than the index mines is indexed on a prefix's tree: its links pass builds no tag
+    tree of the whole page for it."""
+    html = _listing(journals=20, farm=DEFAULT_MAX_NODES // 2)
+    read = read_page(html.encode(), "text/html; charset=utf-8", BASE, 50_000, memory=ListingMemory(), rows=tree_rows)
+    assert read.group is not None and read.page.kept(tree_rows) is None
+    index = index_listing(read.page, BASE, 10, 0.3)
+    assert index.truncated_nodes > 0 and index == index_listing(html, BASE, 10, 0.3)

@@ -225,3 +225,33 @@ def test_branching_nodes_are_those_with_grandchildren_each_after_its_descendants
     for page in (PAGE, (DATA / "scrapinghub-mdr" / "htmlpage0.html").read_bytes()):
         tree = TagTree.build(parse_html(page))
         assert sorted(tree.branching) == [node for node in range(len(tree.tokens)) if tree.heights[node] >= 3]
+
+
+MIXED = """<html><body><div id="a"><p>one <b>two</b><!-- c -->three</p><p><script>s()</script>four</p></div>
+<div id="b"><p>x<svg><text>drawn</text></svg>y</p><p><style> </style><svg></svg>z<math>m</math></p></div>
+<table><tr><th>Name</th></tr><tr><td><a href="/j">J<i>1</i></a><noscript><a href="/n">N</a></noscript></td></tr></table>
+</body></html>"""
+
+
+@pytest.mark.parametrize("name", ["mixed", "htmlpage0.html", "htmlpage1.html"])
+def test_a_node_that_reads_all_text_has_its_elements_itertext(name):
+    """Where a node reads all its element's text, its text is ``itertext()``'s and its ``a`` nodes are ``iter("a")``'s;
+    scripts with text, and opaque elements with children, inside a node make it read less."""
+    root = parse_html(MIXED if name == "mixed" else (DATA / "scrapinghub-mdr" / name).read_bytes())
+    tree = TagTree.build(root)
+    node_of = {element: node for node, element in enumerate(tree.elements)}
+    reading_all = 0
+    for node, element in enumerate(tree.elements):
+        ancestor = next(element.iterancestors("tr"), None)
+        assert tree.ancestor("tr", node) == (node_of[ancestor] if ancestor is not None else -1)
+        cells = [node_of[cell] for cell in element.iterchildren("td", "th")]
+        assert tree.children_of(node, ("td", "th")) == cells
+        if tree.reads_all_text(node):
+            reading_all += 1
+            assert tree.text(node) == " ".join(" ".join(element.itertext()).split())
+            assert tree.nodes_of("a", node) == [node_of[a] for a in element.iter("a")]
+    if name == "mixed":  # a script, a drawing's text, a noscript's link; not a blank style, an empty drawing
+        unread = [tree.tag(node) for node in range(len(tree.elements)) if not tree.reads_all_text(node)]
+        assert unread == ["html", "body", "div", "p", "div", "p", "svg", "table", "tr", "td"]
+    else:
+        assert reading_all > len(tree.elements) / 2

@@ -2,7 +2,18 @@
 
 from urllib.parse import urlsplit
 
-from journals.pages.entries import ListingMemory, ScoreMemo, anchor_score, find_journal_list, tracker_target
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from journals.pages.entries import (
+    NOT_JOURNAL_DIRECTORY,
+    ListingMemory,
+    ScoreMemo,
+    _not_journal_directory,
+    anchor_score,
+    find_journal_list,
+    tracker_target,
+)
 from journals.pages.navigation import Anchor, page_links
 
 SITE = "http://pub.example/journals"
@@ -258,3 +269,18 @@ def test_a_pages_memo_scores_as_scoring_each_anchor_afresh() -> None:
     memo = ScoreMemo()
     assert [anchor_score(a, None, memo) for a in anchors] == [anchor_score(a) for a in anchors]
     assert len(memo.texts) == len(texts) and len(memo.rows) == len(rows) - 1
+
+
+SEGMENTS = st.sampled_from(["news", "NEWS", "topic", "topics", "topicsx", "special-issue", "special_issues", "ſtats",
+                            "Pdf", "journal", "acta", "", " news", "news ", "\n", "news\n", "ab"])  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.lists(SEGMENTS, max_size=5), st.booleans())
+def test_a_path_is_judged_by_its_segments_as_the_pattern_judges_it(segments: list[str], leading: bool) -> None:
+    path = ("/" if leading else "") + "/".join(segments)
+    memo = ScoreMemo()
+    expected = NOT_JOURNAL_DIRECTORY.search(path) is not None
+    assert _not_journal_directory(path, memo) == expected
+    assert _not_journal_directory(path, memo) == expected  # its segments judged already
+    assert _not_journal_directory(path, None) == expected

@@ -15,9 +15,9 @@ from journals.pages.navigation import (
     UNSEEN_TAGS,
     WALKED_LIMIT,
     _base_and_origin,
-    _bounded_text,
     absolute_url,
     anchors,
+    bounded_text,
     metrics_links,
     page_links,
     resolved_links,
@@ -291,7 +291,7 @@ def test_a_wide_pages_links_read_on_its_prefix_keep_no_tree_alive() -> None:
 def test_row_text_is_the_words_while_they_are_few(pieces: list[str], limit: int) -> None:
     words = " ".join(pieces).split()
     expected = " ".join(words) if sum(map(len, words)) <= limit and len(" ".join(words)) <= limit else ""
-    assert _bounded_text(iter(pieces), limit) == expected
+    assert bounded_text(iter(pieces), limit) == expected
 
 
 @pytest.mark.parametrize("page_url", ["http://site.example/az/index.html", "https://Site.example:8443/a/../b?x=1#f",
