@@ -198,9 +198,7 @@ def index_listing(
                         href = anchor.get("href")
                         if not href:
                             continue
-                        link = (links.get(anchor) if "#" not in href else None) or join_link(
-                            base_url, origin, href.strip()
-                        )
+                        link = _anchor_link(anchor, href, links, base_url, origin)
                         pieces = tree.pieces(anchor_node)
                         if len(pieces) > 1:  # pieces joined with nothing between them, as the anchor reads
                             title = " ".join(_own_text(anchor, "").split())
@@ -212,12 +210,18 @@ def index_listing(
                     href = anchor.get("href")
                     if not href:
                         continue
-                    link = (links.get(anchor) if "#" not in href else None) or join_link(
-                        base_url, origin, href.strip()
-                    )
+                    link = _anchor_link(anchor, href, links, base_url, origin)
                     title = " ".join(_own_text(anchor, "").split())
                     _add(index, title, link, record, _row_items(anchor, headers, rows))
     return index
+
+
+def _anchor_link(
+    anchor: etree._Element, href: str, links: dict[etree._Element, str], base_url: str, origin: str
+) -> str:
+    """The absolute link of ``anchor`` (its ``href``): the links pass's, unless the ``href`` has a fragment (which
+    the links pass drops), else :func:`join_link`'s."""
+    return (links.get(anchor) if "#" not in href else None) or join_link(base_url, origin, href.strip())
 
 
 _NO_TREE = TagTree([], "", [], [])

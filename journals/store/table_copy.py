@@ -15,13 +15,10 @@ from sqlalchemy import Boolean, Column, Engine, Float, Integer, MetaData, Table,
 from sqlalchemy.types import TypeEngine
 
 from journals.table.columns import KEY
+from journals.table.rows import Cell
 
 JOURNAL_TABLE = "journal_table"
 """Name of the table holding the journals table's rows."""
-
-Cell = str | int | float | bool | None
-"""A cell as the journals table holds it (:data:`journals.table.rows.Cell`)."""
-
 
 def column_type(cells: Sequence[Cell]) -> TypeEngine[Any]:
     """The SQL type of a column holding ``cells``: a boolean, whole or decimal number column when every cell that
