@@ -121,6 +121,7 @@ SETTING_RULES: dict[str, SettingRule] = {
     "PROGRESS_ENABLED": SettingRule("boolean"),
     "PROGRESS_INTERVAL": SettingRule("number", positive=True),
     "EXTRACTION_RULES_PERSIST": SettingRule("boolean"),
+    "EXTRACTION_PROCESS": SettingRule("boolean"),
     "EXTRACT_UNCHANGED_PAGES": SettingRule("boolean"),
     "FRONTIER_TTL_SECS": INTEGER_AT_LEAST_1,
     "FRONTIER_HEARTBEAT_SECS": SettingRule("number", positive=True),

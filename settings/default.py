@@ -115,6 +115,10 @@ MDR_LISTING_CACHE_SIZE = 64
 # Learned extraction rules are kept in the database for the next crawl; a page replayed unchanged from the cache is
 # extracted again unless EXTRACT_UNCHANGED_PAGES is off (journals.pipelines.extraction).
 EXTRACTION_RULES_PERSIST = True
+# Journals are extracted in a worker process of their own (their pages parsed again there from their text), so the
+# crawl's analysis and extraction use two cores; False extracts in a thread of the crawl's process, on the trees the
+# spider parsed (journals.pipelines.extraction).
+EXTRACTION_PROCESS = True
 EXTRACT_UNCHANGED_PAGES = True
 
 # Crawl progress per source: live lines on a terminal, periodic log lines otherwise, off under scrapyd.

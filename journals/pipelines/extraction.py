@@ -7,10 +7,9 @@ templates that changed, so the next crawl starts with what this one learned.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from scrapy.exceptions import DropItem
 from scrapy.settings import BaseSettings
@@ -19,25 +18,31 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from journals.extensions.database import crawl_database
 from journals.extensions.page_store import PageStore, page_store
-from journals.extraction import Extraction, LearnedRules, extract_journal
 from journals.extraction.confirmation import confirmation
-from journals.extraction.listing_cells import add_listing_values
 from journals.items import JournalItem, JournalPages
 from journals.items.adapted import journal_pages
 from journals.mdr.mining import MainRegions
+from journals.pipelines.extraction_worker import (
+    ChangedRules,
+    ExtractionProcess,
+    ExtractionThread,
+    ExtractorCall,
+    JournalExtractor,
+)
 from journals.store import load_rules, save_rules
 from journals.vocabulary import load_attributes
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
 
     from scrapy.crawler import Crawler
     from sqlalchemy import Engine
 
+    from journals.extraction import Extraction
+    from journals.extraction.templates import PositionStats
     from journals.pages.parsed import ParsedPage
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
 UNCONFIRMED_EXAMPLES = 3
 """Unconfirmed pages named per source in the crawl's closing summary."""
 
@@ -88,12 +93,14 @@ class ExtractionPipeline:
 
     A journal's pages arrive parsed: the spider parsed each in its analysis thread and keeps it by URL in the crawl's
     :class:`~journals.extensions.page_store.PageStore`; the item carries only their text, and a page no longer kept
-    is parsed again from it. Extraction runs in one thread of its own, off the reactor: the learned rules
-    stay single-threaded (loading them in, reading and learning pages, taking the changed ones all happen there), and a
-    page learned by its labels is mined by MDR for its main regions (:class:`~journals.mdr.mining.MainRegions`,
-    settings ``MDR_MAX_NODE_LENGTH``, ``MDR_THRESHOLD``, ``MDR_MAIN_REGIONS``, ``MDR_MAX_NODES``) there too, only
-    then. Loading and saving rules (database I/O) run in a worker thread. ``EXTRACTION_RULES_PERSIST = False`` keeps
-    them in memory.
+    is parsed again from it. Extraction runs off the reactor, in one worker process of its own by default
+    (``EXTRACTION_PROCESS``: the crawl's own process is bound to one core by its GIL, and an offline replay by what
+    that core does), else in one thread; either way the learned rules stay single-threaded (loading them in, reading
+    and learning pages, taking the changed ones all happen there), and a page learned by its labels is mined by MDR
+    for its main regions (:class:`~journals.mdr.mining.MainRegions`, settings ``MDR_MAX_NODE_LENGTH``,
+    ``MDR_THRESHOLD``, ``MDR_MAIN_REGIONS``, ``MDR_MAX_NODES``) there too, only then. A worker process that dies
+    leaves the rest of the crawl to the thread (``extraction/process_lost``). Loading and saving rules (database
+    I/O) run in a worker thread of the crawl's process. ``EXTRACTION_RULES_PERSIST = False`` keeps them in memory.
 
     Stats: ``extraction/pages_learned`` (pages searched by their labels), ``extraction/pages_by_rule``
     (pages read with a learned template's rules), and of those ``extraction/pages_by_position`` (read by a
@@ -107,19 +114,28 @@ class ExtractionPipeline:
         crawler: Crawler | None = None,
         main_regions: MainRegions | None = None,
         pages: PageStore | None = None,
+        *,
+        in_process: bool = False,
     ) -> None:
+        """Extract in a thread of the crawl's process, or with ``in_process`` (``EXTRACTION_PROCESS``) in a worker
+        process of its own (:mod:`journals.pipelines.extraction_worker`), where pages are parsed again from their
+        text."""
         self.rule_store = rule_store
         self.crawler = crawler
         self.pages = pages
         """Where the spider left the pages it parsed (none: every page is parsed again from its text)."""
-        self.learned_rules = LearnedRules()
         self.main_regions = main_regions or MainRegions()
         """How a learned page's main regions are mined."""
+        self._persist = rule_store is not None
+        self._worker: ExtractionThread | ExtractionProcess = (
+            ExtractionProcess(self.main_regions, persist=self._persist)
+            if in_process
+            else ExtractionThread(JournalExtractor(self.main_regions, persist=self._persist))
+        )
         self._loaded_sources: set[str] = set()
         self._unconfirmed: dict[str, list[str]] = {}
         """Per source, a few pages not stored because nothing on them confirmed their entry."""
         self._core = {a.name for a in load_attributes() if a.core}
-        self._extractor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="extraction")
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -133,9 +149,10 @@ class ExtractionPipeline:
             max_nodes=settings.getint("MDR_MAX_NODES"),
         )
         pages = page_store(crawler)
+        in_process = settings.getbool("EXTRACTION_PROCESS")
         if not settings.getbool("EXTRACTION_RULES_PERSIST"):
-            return cls(crawler=crawler, main_regions=regions, pages=pages)
-        return cls(SQLRuleStore(crawl_database(crawler).engine), crawler, regions, pages)
+            return cls(crawler=crawler, main_regions=regions, pages=pages, in_process=in_process)
+        return cls(SQLRuleStore(crawl_database(crawler).engine), crawler, regions, pages, in_process=in_process)
 
     async def process_item(self, item: Any) -> Any:
         """Return the :class:`JournalItem` extracted from ``item`` when it is a journal's pages (a
@@ -147,15 +164,11 @@ class ExtractionPipeline:
         if self.crawler is not None and unchanged_since_last_crawl(item, self.crawler.settings):
             self.crawler.stats.inc_value("extraction/unchanged_skipped")
             return JournalItem(source=item.source, url=item.url, unchanged=True)
-        if self.rule_store is not None and item.source not in self._loaded_sources:
-            self._loaded_sources.add(item.source)
-            try:
-                stored = await run_in_thread(self.rule_store.load, item.source)
-            except SQLAlchemyError as error:
-                logger.warning("Could not load learned rules of %s: %s", item.source, str(error).splitlines()[0])
-                stored = {}
-            await self._in_extractor(self.learned_rules.load, item.source, stored)
-        extraction, ready = await self._in_extractor(self._extract, item, self._parsed_pages(item))
+        try:
+            extraction, ready = await self._extraction(item)
+        except BrokenProcessPool:
+            self._extract_in_thread_from_now_on()
+            extraction, ready = await self._extraction(item)
         if self.crawler is not None and self.crawler.stats is not None:
             for page in extraction.pages:
                 self.crawler.stats.inc_value("extraction/pages_learned" if page.learned else "extraction/pages_by_rule")
@@ -195,22 +208,31 @@ class ExtractionPipeline:
             examples.append(f"{entry!r} {item.url}")
         raise DropItem(f"unconfirmed journal page {item.url}", log_level="DEBUG")
 
-    def _extract(
-        self, item: JournalPages, parsed: Mapping[str, ParsedPage]
-    ) -> tuple[Extraction, Mapping[tuple[str, str], Mapping[str, str]]]:
-        """The journal's extraction, and the templates it changed that are ready to save (in the extraction thread)."""
-        listing_title = item.listing_record.get("title") or item.listing_title
-        extraction = extract_journal(
-            item.pages,
-            self.learned_rules,
-            self.main_regions,
-            source=item.source,
-            listing_title=listing_title,
-            parsed=parsed,
-        )
-        add_listing_values(extraction, item.listing_record.get("cells", {}), item.listing_url)
-        ready = self.learned_rules.take_changed() if self.rule_store is not None and self.learned_rules.changed else {}
-        return extraction, ready
+    async def _extraction(self, item: JournalPages) -> tuple[Extraction, ChangedRules]:
+        """The journal's extraction, and the templates it changed that are ready to save: the source's stored rules
+        loaded first, the first time it is met."""
+        if self.rule_store is not None and item.source not in self._loaded_sources:
+            self._loaded_sources.add(item.source)
+            try:
+                stored = await run_in_thread(self.rule_store.load, item.source)
+            except SQLAlchemyError as error:
+                logger.warning("Could not load learned rules of %s: %s", item.source, str(error).splitlines()[0])
+                stored = {}
+            await self._call("load", item.source, stored)
+        parsed = self._parsed_pages(item)
+        if isinstance(self._worker, ExtractionProcess):
+            parsed = {}  # a tree stays in the process that parsed it: the worker parses the pages' text again
+        result: tuple[Extraction, ChangedRules] = await self._call("extract", item, parsed)
+        return result
+
+    def _extract_in_thread_from_now_on(self) -> None:
+        """After the worker process died (killed, out of memory): extract in the crawl's process for the rest of
+        the crawl. The rules it learned and had not saved are learned again; stored ones are loaded again."""
+        logger.error("The extraction process ended unexpectedly: extracting in the crawl's process from now on")
+        if self.crawler is not None and self.crawler.stats is not None:
+            self.crawler.stats.inc_value("extraction/process_lost")
+        self._worker = ExtractionThread(JournalExtractor(self.main_regions, persist=self._persist))
+        self._loaded_sources.clear()
 
     def _parsed_pages(self, item: JournalPages) -> dict[str, ParsedPage]:
         """The item's pages the spider parsed and still keeps, by URL (taken: each is read by this item alone)."""
@@ -218,9 +240,9 @@ class ExtractionPipeline:
             return {}
         return {page.url: parsed for page in item.pages if (parsed := self.pages.take_parsed(page.url)) is not None}
 
-    async def _in_extractor(self, function: Callable[..., T], *args: Any) -> T:
-        """``function(*args)`` in the extraction thread."""
-        return await asyncio.wrap_future(self._extractor.submit(function, *args))
+    async def _call(self, method: ExtractorCall, *args: Any) -> Any:
+        """``method`` of the extractor, where it runs (a thread, or the worker process)."""
+        return await self._worker.call(method, *args)
 
     def _save(self, changed: Mapping[tuple[str, str], Mapping[str, str]]) -> None:
         """Store changed templates; a failure only costs re-learning them next crawl, so it is logged."""
@@ -253,18 +275,21 @@ class ExtractionPipeline:
         return item
 
     async def close_spider(self) -> None:
-        """Record the positional reads, save what is left and stop the extraction thread (the crawl disposes of the
-        database after)."""
-        self._extractor.shutdown(wait=True)
+        """Record the positional reads, save what is left and stop the extraction thread or process (the crawl
+        disposes of the database after)."""
+        try:
+            positions: PositionStats | None = await self._call("position_stats")
+            changed: ChangedRules = await self._call("take_changed")
+        except BrokenProcessPool:
+            logger.error("The extraction process ended unexpectedly: its positional reads and unsaved rules are lost")
+            positions, changed = None, {}
+        self._worker.shutdown()
         for source, examples in self._unconfirmed.items():
             count = self.crawler.stats.get_value(f"journals/unconfirmed_by_source/{source}", 0) if self.crawler else 0
             logger.warning("%s: %s pages not stored, unconfirmed; e.g. %s", source, count, "; ".join(examples))
-        if self.crawler is not None and self.crawler.stats is not None:
-            positions = self.learned_rules.position_stats
+        if self.crawler is not None and self.crawler.stats is not None and positions is not None:
             self.crawler.stats.set_value("extraction/pages_by_position", positions.reads)
             self.crawler.stats.set_value("extraction/position_audits", positions.audits)
             self.crawler.stats.set_value("extraction/position_disagreements", positions.disagreements)
-        if self.rule_store is None:
-            return
-        if self.learned_rules.changed:
-            await run_in_thread(self._save, self.learned_rules.take_changed())
+        if self.rule_store is not None and changed:
+            await run_in_thread(self._save, changed)

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
 from scrapy.settings import Settings
+from scrapy.statscollectors import StatsCollector
 from scrapy.utils.defer import deferred_f_from_coro_f
 
-import journals.pipelines.extraction as extraction_module
+import journals.pipelines.extraction_worker as extraction_module
 from journals.extensions.page_store import PageStore
 from journals.items import FetchedPage, JournalItem, JournalPages
 from journals.mdr.mining import MainRegions
@@ -173,3 +178,73 @@ async def test_main_regions_are_mined_only_for_pages_learned_by_their_labels() -
     assert set(learned) <= set(mined), "a page learned by its labels is searched in its main regions first"
     assert len(mined) == len(set(mined)) < 12, "mined once at most; pages the learned rules read are not mined"
     assert mined[-1] != out[-1].url
+
+
+@deferred_f_from_coro_f
+async def test_a_worker_process_extracts_what_the_thread_extracts_and_saves_the_same_rules() -> None:
+    items = [_pages(n) for n in range(10)]
+    in_thread, in_process = MemoryRuleStore(), MemoryRuleStore()
+    expected = await _run(ExtractionPipeline(in_thread), items)
+    pipeline = ExtractionPipeline(in_process, in_process=True)
+    first = await pipeline.process_item(items[0])
+    workers = multiprocessing.active_children()
+    assert len(workers) == 1, "one worker process extracts"
+    out = [first, *[await pipeline.process_item(item) for item in items[1:]]]
+    await pipeline.close_spider()
+    assert out == expected
+    assert in_process.rules == in_thread.rules and in_process.rules["site"]
+    assert not workers[0].is_alive(), "the worker process ends with the crawl"
+
+
+@deferred_f_from_coro_f
+async def test_when_the_worker_process_dies_the_crawl_goes_on_extracting_in_a_thread() -> None:
+    crawler = _Crawler()
+    crawler.stats = StatsCollector(crawler)  # type: ignore[assignment]
+    store = MemoryRuleStore()
+    pipeline = ExtractionPipeline(store, crawler, in_process=True)  # type: ignore[arg-type]
+    before = [await pipeline.process_item(_pages(n)) for n in range(4)]
+    (worker,) = multiprocessing.active_children()
+    worker.kill()
+    worker.join()
+    after = [await pipeline.process_item(_pages(n)) for n in range(4, 8)]
+    await pipeline.close_spider()
+    assert [item.issn for item in [*before, *after]] == [_issn(n) for n in range(8)]
+    assert crawler.stats.get_value("extraction/process_lost") == 1
+    assert store.loads == 2, "the source's stored rules are loaded again for the thread"
+
+
+def test_the_worker_process_leaves_when_the_crawl_s_process_is_killed(tmp_path: Path) -> None:
+    script = (
+        "import multiprocessing, sys, time\n"
+        "from journals.mdr.mining import MainRegions\n"
+        "from journals.pipelines.extraction_worker import ExtractionProcess\n"
+        "if __name__ == '__main__':\n"
+        "    ExtractionProcess(MainRegions(), persist=False)\n"
+        "    (worker,) = multiprocessing.active_children()\n"
+        "    while worker.pid is None: time.sleep(0.05)\n"
+        "    print(worker.pid, flush=True)\n"
+        "    time.sleep(600)\n"
+    )
+    crawl = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2]
+    )
+    try:
+        assert crawl.stdout is not None
+        worker_pid = int(crawl.stdout.readline())
+        assert _running(worker_pid)
+    finally:
+        crawl.kill()
+        crawl.wait()
+    deadline = time.monotonic() + 30
+    while _running(worker_pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _running(worker_pid), "an orphaned worker process ends by itself"
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not reaped by init yet, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
