@@ -76,6 +76,19 @@ def descendants_of(pid: int) -> list[int]:
     return found
 
 
+def python_descendants_of(pid: int) -> list[int]:
+    """The Python processes descending from ``pid`` (a crawl's worker processes; not Chromium's, nor its driver)."""
+    found = []
+    for child in descendants_of(pid):
+        try:
+            command = Path(f"/proc/{child}/comm").read_text().strip()
+        except OSError:
+            continue
+        if command.startswith("python"):
+            found.append(child)
+    return found
+
+
 def _proc_kilobytes(path: str, field: str) -> int:
     """The ``FIELD:  N kB`` line of a ``/proc`` file, in bytes; 0 where the file or the line is missing."""
     try:
@@ -158,6 +171,8 @@ class ScrapyRun:
     log: str
     wall_seconds: float
     peak_memory_bytes: int
+    """The crawl process's peak resident memory, with the peaks of its Python worker processes (the extraction
+    process) added: a bound on the two together, as they may not peak at once. Chromium is counted apart."""
 
     @property
     def pages_per_second(self) -> float:
@@ -185,19 +200,22 @@ def run_scrapy_command(
         text=True,
     )
     peak = 0
+    worker_peaks: dict[int, int] = {}
     while True:
         try:
             _, log = process.communicate(timeout=every)  # keeps draining stderr between memory samples
             break
         except subprocess.TimeoutExpired:
             peak = max(peak, peak_memory_of(process.pid))
+            for worker in python_descendants_of(process.pid):
+                worker_peaks[worker] = max(worker_peaks.get(worker, 0), peak_memory_of(worker))
             if sample is not None:
                 sample(process.pid)
             if time.perf_counter() - started > timeout:
                 process.kill()
                 raise
     stats = stats_from_log(log)
-    peak = max(peak, stats.get("memusage/max", 0))
+    peak = max(peak, stats.get("memusage/max", 0)) + sum(worker_peaks.values())
     return ScrapyRun(process.returncode, stats, log, time.perf_counter() - started, peak)
 
 
