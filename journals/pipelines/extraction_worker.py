@@ -128,15 +128,14 @@ class ExtractionProcess:
     (their text) and gets back their extraction, and the worker's parse and extraction use another core."""
 
     def __init__(self, main_regions: MainRegions, *, persist: bool) -> None:
-        """A worker process (started now, so its imports overlap the crawl's start) whose extractor mines
-        regions with ``main_regions`` and keeps changed templates when ``persist``."""
+        """A worker process, started at the first call (a crawl that finds no journal starts none), whose
+        extractor mines regions with ``main_regions`` and keeps changed templates when ``persist``."""
         self._executor: Executor = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
             initargs=(main_regions, persist, os.getpid()),
         )
-        self._executor.submit(int)
 
     async def call(self, method: ExtractorCall, *args: Any) -> Any:
         """``method`` of the worker's extractor, with ``args`` sent to it; its answer awaited."""

@@ -215,14 +215,14 @@ async def test_when_the_worker_process_dies_the_crawl_goes_on_extracting_in_a_th
 
 def test_the_worker_process_leaves_when_the_crawl_s_process_is_killed(tmp_path: Path) -> None:
     script = (
-        "import multiprocessing, sys, time\n"
+        "import asyncio, multiprocessing, time\n"
         "from journals.mdr.mining import MainRegions\n"
         "from journals.pipelines.extraction_worker import ExtractionProcess\n"
         "if __name__ == '__main__':\n"
-        "    ExtractionProcess(MainRegions(), persist=False)\n"
-        "    (worker,) = multiprocessing.active_children()\n"
-        "    while worker.pid is None: time.sleep(0.05)\n"
-        "    print(worker.pid, flush=True)\n"
+        "    worker = ExtractionProcess(MainRegions(), persist=False)\n"
+        "    asyncio.run(worker.call('take_changed'))\n"
+        "    (process,) = multiprocessing.active_children()\n"
+        "    print(process.pid, flush=True)\n"
         "    time.sleep(600)\n"
     )
     crawl = subprocess.Popen(
