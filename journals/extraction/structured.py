@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from extruct.jsonld import JsonLdExtractor
 from lxml import etree
 
-from journals.extraction.microdata import PERIODICAL_TYPES, microdata_items, resolved
+from journals.extraction.microdata import PERIODICAL_TYPES, resolved
 from journals.extraction.xpaths import literal
 
 SITE_NAME = "site_name"
@@ -119,7 +118,6 @@ def is_article_page(root: etree._Element) -> bool:
     return False
 
 
-
 def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, str]]:
     """Attribute → (raw text, where: ``meta[name=…]``, ``json-ld``, ``microdata``): meta tags by the order of
     :data:`META_NAMES`, then JSON-LD, then microdata."""
@@ -130,7 +128,9 @@ def structured_values(html: str, root: etree._Element) -> dict[str, tuple[str, s
             found[attribute], ranks[attribute] = (content, where), rank
     if len(html) < TREE_TEST_FROM and not any(marker in html for marker in _EMBEDDED_MARKERS):
         return found  # (a large page is not looked over first: extruct's own searches find nothing as fast)
-    data = {"json-ld": _extracted(_TreeJsonLdExtractor().extract_items, root), "microdata": microdata_items(root)}
+    from journals.extraction.extruct_readers import TreeJsonLdExtractor, microdata_items  # only now: see that module
+
+    data = {"json-ld": _extracted(TreeJsonLdExtractor().extract_items, root), "microdata": microdata_items(root)}
     for syntax in ("json-ld", "microdata"):
         try:
             values = [value for item in _items(data[syntax]) for value in _periodical_values(item)]
@@ -147,16 +147,6 @@ def _extracted(extract: Any, root: etree._Element) -> list[Any]:
         return list(extract(root, base_url=None))
     except Exception:  # a page's broken markup must not stop its extraction, as in extruct.extract
         return []
-
-
-class _TreeJsonLdExtractor(JsonLdExtractor):  # type: ignore[misc]  # extruct ships no types
-    """extruct's JSON-LD extractor, its scripts found among the page's scripts (lxml's C iteration by tag) rather than
-    by an XPath that tests every element of the page."""
-
-    def extract_items(self, document: etree._Element, base_url: str | None = None) -> list[Any]:
-        """extruct's JSON-LD items of ``document``, in the order of its scripts."""
-        scripts = [script for script in document.iter("script") if script.get("type") == "application/ld+json"]
-        return [item for items in map(self._extract_items, scripts) if items for item in items if item]
 
 
 def _items(items: list[Any]) -> Iterator[dict[str, Any]]:

@@ -8,10 +8,10 @@ a link the page is 13.4 MB, under ``DOWNLOAD_MAXSIZE`` (16 MB): a larger page is
 article links are not journal entries (sentence case, under ``/article/``), so the crawl must request the journals
 and no article; the server counts both.
 
-Measured: the crawl process's peak RSS (``ru_maxrss`` of the child, from ``wait4``), the reactor's longest block
-(``reactor/max_lag_seconds`` of :mod:`journals.extensions.lag`), the wall time, the journals stored with their
-title, and the pages requested by kind. Bars: peak RSS ≤ 500 MB, no block over 0.5 s, every journal stored,
-no article requested.
+Measured: the crawl's peak RSS (``ru_maxrss`` of the child, from ``wait4``, plus its worker processes' peaks), the
+reactor's longest block (``reactor/max_lag_seconds`` of :mod:`journals.extensions.lag`), the wall time, the journals
+stored with their title, and the pages requested by kind. Bars: peak RSS ≤ 500 MB, no block over 0.5 s, every
+journal stored, no article requested.
 
 ``python -m lab.reliability.wide`` runs it alone; ``make reliability`` runs it with the other scenarios.
 """
@@ -29,6 +29,7 @@ from pathlib import Path
 from journals.extensions.lag import LONG_LAG_SECONDS
 from journals.sandbox.server import SandboxServer
 from journals.sandbox.web import WebResponse
+from lab.crawlrun import peak_memory_of, python_descendants_of
 from lab.reliability.harness import WAIT_SECONDS, Crawl, CrawlResult, snapshot
 from lab.reliability.scenarios import Outcome
 
@@ -181,21 +182,26 @@ class WideWeb:
         return {journal_path(c, n): journal_title(c, n) for c in LETTERS for n in range(self.journals)}
 
 
-def run_with_peak(crawl: Crawl) -> tuple[CrawlResult, float]:
-    """Run the crawl to its end; its result and its process's peak RSS in MB (``ru_maxrss``, exact: the kernel
-    keeps it, where sampling ``/proc`` could miss a short peak)."""
+def run_with_peak(crawl: Crawl) -> tuple[CrawlResult, float, float]:
+    """Run the crawl to its end; its result, its process's peak RSS in MB (``ru_maxrss``, exact: the kernel
+    keeps it, where sampling ``/proc`` could miss a short peak), and the peaks of its Python worker processes (the
+    extraction process, multiprocessing's resource tracker) added up, read from ``/proc`` as it runs."""
     offset = crawl.log_path.stat().st_size if crawl.log_path.exists() else 0
     process = crawl.start()
     deadline = time.monotonic() + WAIT_SECONDS
+    worker_peaks: dict[int, int] = {}
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
+        for worker in python_descendants_of(process.pid):
+            worker_peaks[worker] = max(worker_peaks.get(worker, 0), peak_memory_of(worker))
         if time.monotonic() > deadline:
             process.kill()
         time.sleep(0.2)
     process.returncode = os.waitstatus_to_exitcode(status)
-    return CrawlResult.read(process.returncode, crawl.log_path, offset), usage.ru_maxrss / 1024
+    result = CrawlResult.read(process.returncode, crawl.log_path, offset)
+    return result, usage.ru_maxrss / 1024, sum(worker_peaks.values()) / 2**20
 
 
 def wide_crawl(
@@ -215,7 +221,8 @@ def wide_crawl(
     crawl = Crawl(f"{server.base_url}/", database_url, folder / "wide.log", None, settings)
     try:
         started = time.perf_counter()
-        result, peak_mb = run_with_peak(crawl)
+        result, crawl_mb, workers_mb = run_with_peak(crawl)
+        peak_mb = crawl_mb + workers_mb
         seconds = time.perf_counter() - started
     finally:
         server.shutdown()
@@ -225,6 +232,8 @@ def wide_crawl(
     lag = result.stats.get("reactor/max_lag_seconds")
     outcome.figures.update(
         peak_rss_mb=round(peak_mb),
+        crawl_process_peak_rss_mb=round(crawl_mb),
+        worker_processes_peak_rss_mb=round(workers_mb),
         reactor_max_lag_seconds=lag,
         reactor_lags_over_half_second=result.stats.get("reactor/lags_over_half_second", 0),
         crawl_seconds=round(seconds, 1),

@@ -8,7 +8,8 @@ from typing import Any
 import extruct
 import pytest
 
-from journals.extraction.microdata import _TreeMicrodataExtractor, microdata_items, own_properties
+from journals.extraction.extruct_readers import TreeMicrodataExtractor, microdata_items
+from journals.extraction.microdata import own_properties
 from journals.extraction.structured import _items, _periodical_values
 from journals.pages.parsed import parse_html
 
@@ -71,9 +72,11 @@ def test_periodicals_are_extructs(name: str) -> None:
 def test_items_far_from_any_periodical_are_stand_ins() -> None:
     root = parse_html(f"<html><body>{PAGES['article citing journals']}</body></html>")
     assert root is not None
-    extractor = _TreeMicrodataExtractor(root)
+    extractor = TreeMicrodataExtractor(root)
     assert extractor._bearing is not None
-    kinds = {item.get("itemtype", "").rsplit("/", 1)[-1] for item in extractor._items if item in extractor._bearing.built}
+    kinds = {
+        item.get("itemtype", "").rsplit("/", 1)[-1] for item in extractor._items if item in extractor._bearing.built
+    }
     assert kinds == {"ScholarlyArticle", "Periodical"}  # the authors and the affiliation are not built
 
 
@@ -85,7 +88,7 @@ def test_a_type_written_as_a_property_reads_every_item() -> None:
         "</div></body></html>"
     )
     assert root is not None
-    assert _TreeMicrodataExtractor(root)._bearing is None
+    assert TreeMicrodataExtractor(root)._bearing is None
 
 
 def test_own_properties_stop_at_nested_items() -> None:
