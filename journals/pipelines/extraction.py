@@ -164,10 +164,12 @@ class ExtractionPipeline:
         if self.crawler is not None and unchanged_since_last_crawl(item, self.crawler.settings):
             self.crawler.stats.inc_value("extraction/unchanged_skipped")
             return JournalItem(source=item.source, url=item.url, unchanged=True)
+        worker = self._worker
         try:
             extraction, ready = await self._extraction(item)
         except BrokenProcessPool:
-            self._extract_in_thread_from_now_on()
+            if self._worker is worker:  # not already left by another journal that was in the dead worker too
+                self._extract_in_thread_from_now_on()
             extraction, ready = await self._extraction(item)
         if self.crawler is not None and self.crawler.stats is not None:
             for page in extraction.pages:

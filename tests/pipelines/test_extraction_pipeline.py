@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import multiprocessing
 import subprocess
@@ -211,6 +212,23 @@ async def test_when_the_worker_process_dies_the_crawl_goes_on_extracting_in_a_th
     assert [item.issn for item in [*before, *after]] == [_issn(n) for n in range(8)]
     assert crawler.stats.get_value("extraction/process_lost") == 1
     assert store.loads == 2, "the source's stored rules are loaded again for the thread"
+
+
+@deferred_f_from_coro_f
+async def test_journals_in_the_worker_process_when_it_dies_are_extracted_in_one_thread() -> None:
+    crawler = _Crawler()
+    crawler.stats = StatsCollector(crawler)  # type: ignore[assignment]
+    pipeline = ExtractionPipeline(MemoryRuleStore(), crawler, in_process=True)  # type: ignore[arg-type]
+    await pipeline.process_item(_pages(0))
+    in_flight = [asyncio.ensure_future(pipeline.process_item(_pages(n))) for n in range(1, 5)]
+    await asyncio.sleep(0)  # each has handed its journal to the worker process
+    (worker,) = multiprocessing.active_children()
+    worker.kill()
+    worker.join()
+    out = await asyncio.gather(*in_flight)
+    await pipeline.close_spider()
+    assert [item.issn for item in out] == [_issn(n) for n in range(1, 5)]
+    assert crawler.stats.get_value("extraction/process_lost") == 1, "one thread takes over, once"
 
 
 def test_the_worker_process_leaves_when_the_crawl_s_process_is_killed(tmp_path: Path) -> None:
