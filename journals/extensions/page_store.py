@@ -45,9 +45,16 @@ _NOT_ENABLED = "journals.extensions.page_store.PageStore, the crawl's page store
 class PageStore:
     """The crawl's pages in memory by URL, with the page cache behind them; a journal's pages put together."""
 
-    def __init__(self, crawler: Crawler | None, *, parsed_chars: int, listing_chars: int) -> None:
+    def __init__(
+        self, crawler: Crawler | None, *, parsed_chars: int, listing_chars: int, keep_journal_pages: bool = True
+    ) -> None:
         """A store of at most ``parsed_chars`` characters of parsed pages and ``listing_chars`` of listings, falling
-        back on ``crawler``'s page cache (none without a crawler)."""
+        back on ``crawler``'s page cache (none without a crawler); journal and metrics pages kept parsed only with
+        ``keep_journal_pages``."""
+        self.keep_journal_pages = keep_journal_pages
+        """Whether journal and metrics pages are kept parsed: for an extraction in the crawl's own process. One in a
+        worker process (``EXTRACTION_PROCESS``) parses their text again, and their trees would only take the room of
+        the listings' trees, which the MDR pipeline reads."""
         self.parsed = RecentPages(parsed_chars)
         """Parsed pages, for the pipelines to read rather than parse again."""
         self.listings = RecentListings(listing_chars)
@@ -58,17 +65,21 @@ class PageStore:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        """The store of ``crawler``, bounded by ``PARSED_PAGES_CHARS`` and ``LISTING_MEMORY_CHARS``."""
+        """The store of ``crawler``, bounded by ``PARSED_PAGES_CHARS`` and ``LISTING_MEMORY_CHARS``; keeping journal
+        pages parsed unless they are extracted in a worker process (``EXTRACTION_PROCESS``)."""
         settings = crawler.settings
         return cls(
             crawler,
             parsed_chars=settings.getint("PARSED_PAGES_CHARS"),
             listing_chars=settings.getint("LISTING_MEMORY_CHARS"),
+            keep_journal_pages=not settings.getbool("EXTRACTION_PROCESS"),
         )
 
     def keep(self, page: ParsedPage) -> None:
-        """Keep a journal or metrics page as parsed, for the extraction pipeline."""
-        self.parsed.keep(page)
+        """Keep a journal or metrics page as parsed, for the extraction pipeline (unless it extracts in a worker
+        process: :attr:`keep_journal_pages`)."""
+        if self.keep_journal_pages:
+            self.parsed.keep(page)
 
     def keep_listing(self, page: ParsedPage) -> None:
         """Keep a listing page, parsed and as HTML, for the MDR pipeline (every journal it lists names it)."""

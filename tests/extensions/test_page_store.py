@@ -47,6 +47,18 @@ def test_a_listing_is_read_parsed_while_kept_then_as_html() -> None:
     assert store.cached_text("https://e.org/b") is None, "no page cache without a crawler"
 
 
+@pytest.mark.parametrize("in_process", [True, False])
+def test_journal_pages_are_kept_parsed_only_for_an_extraction_in_the_crawl_s_process(in_process: bool) -> None:
+    crawler = get_crawler(settings_dict=project_defaults(EXTRACTION_PROCESS=in_process))
+    store = page_store(crawler)
+    listing = ParsedPage("https://e.org/a", "<ul><li><a href='/j'>Acta</a></li></ul>")
+    journal = ParsedPage("https://e.org/j", "<p>ISSN 0000-0019</p>")
+    store.keep_listing(listing)
+    store.keep(journal)
+    assert store.listing(listing.url) is listing, "a listing's tree is kept for the MDR pipeline either way"
+    assert store.take_parsed(journal.url) is (None if in_process else journal)
+
+
 def test_a_journal_is_its_waiting_home_page_and_its_metrics_page() -> None:
     store = _store()
     home = FetchedPage(url="https://e.org/j", html="<h1>Acta</h1>", role="home")
