@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
+import pytest
 import scrapy
 from scrapy.http import HtmlResponse
 from scrapy.utils.defer import deferred_f_from_coro_f
@@ -39,9 +40,13 @@ def test_a_page_whose_links_are_not_wanted_is_parsed_but_its_links_not_read() ->
     assert "tree" in vars(read.page), "parsed in the analysis thread, off the reactor"
 
 
+@pytest.mark.parametrize("in_process", [False, True])
 @deferred_f_from_coro_f
-async def test_journal_and_metrics_pages_are_kept_parsed_for_the_pipelines() -> None:
-    crawler = get_crawler(PublisherSpider, project_defaults())
+async def test_journal_and_metrics_pages_are_kept_parsed_for_an_extraction_in_the_crawl_s_process(
+    in_process: bool,
+) -> None:
+    """Kept for the extraction thread; not for a worker process, which parses their text again."""
+    crawler = get_crawler(PublisherSpider, project_defaults(EXTRACTION_PROCESS=in_process))
     spider = PublisherSpider.from_crawler(crawler, start_url=START)
     crawler.spider = spider
     home_url = "http://publisher.example/acta"
@@ -49,13 +54,17 @@ async def test_journal_and_metrics_pages_are_kept_parsed_for_the_pipelines() -> 
     home = HtmlResponse(home_url, body=HOME, request=request)
     hops = [r async for r in spider.parse_journal(home, listing_url=START, listing_title="Acta")]
     assert [r.url for r in hops] == ["http://publisher.example/acta/about"]
-    assert page_store(crawler).parsed.get(home_url) is not None
+    assert (page_store(crawler).parsed.get(home_url) is None) is in_process
     metrics = HtmlResponse(hops[0].url, body=METRICS, request=hops[0])
     (item,) = [i async for i in spider.parse_metrics(metrics, **hops[0].cb_kwargs)]
     assert isinstance(item, JournalPages)
+    assert [page.html for page in item.pages] == [HOME.decode(), METRICS.decode()]
     kept = [page_store(crawler).parsed.get(page.url) for page in item.pages]
-    assert all(page is not None and page.tree is not None for page in kept)
-    assert [page.text for page in kept if page is not None] == [page.html for page in item.pages]
+    if in_process:
+        assert kept == [None, None]
+    else:
+        assert all(page is not None and page.tree is not None for page in kept)
+        assert [page.text for page in kept if page is not None] == [page.html for page in item.pages]
     spider.closed("finished")
 
 
