@@ -147,13 +147,7 @@ class FusedDownloaderMiddleware:
     async def process_request(self, request: Request) -> Response | Request | None:
         """The request through each fused middleware's ``process_request`` in turn, until one answers (a Response
         or a Request, returned as the chain would return it)."""
-        for hook in self._request_hooks:
-            result = hook(request=request)
-            if result is not None and _awaitable(result):
-                result = await ensure_awaitable(result, _warn=global_object_name(hook))
-            if result is not None:
-                return result  # type: ignore[no-any-return]
-        return None
+        return await _first_answer(self._request_hooks, request=request)
 
     async def _process_response(self, request: Request, response: Response) -> Response | Request:
         """The response through each fused middleware's ``process_response``, the highest priority number first,
@@ -171,13 +165,19 @@ class FusedDownloaderMiddleware:
     async def _process_exception(self, request: Request, exception: Exception) -> Response | Request | None:
         """The exception through each fused middleware's ``process_exception``, the highest priority number first,
         until one answers with a Response or a Request."""
-        for hook in self._exception_hooks:
-            result = hook(request=request, exception=exception)
-            if result is not None and _awaitable(result):
-                result = await ensure_awaitable(result, _warn=global_object_name(hook))
-            if result is not None:
-                return result  # type: ignore[no-any-return]
-        return None
+        return await _first_answer(self._exception_hooks, request=request, exception=exception)
+
+
+async def _first_answer(hooks: Sequence[Hook], **arguments: Any) -> Response | Request | None:
+    """The first answer (not None) of ``hooks`` called in turn with ``arguments``, each awaited when it gives a
+    Deferred or an awaitable, as the manager runs a chain of request or exception hooks; None when none answers."""
+    for hook in hooks:
+        result = hook(**arguments)
+        if result is not None and _awaitable(result):
+            result = await ensure_awaitable(result, _warn=global_object_name(hook))
+        if result is not None:
+            return result  # type: ignore[no-any-return]
+    return None
 
 
 def _priorities(settings: BaseSettings, name: str) -> dict[type, int]:

@@ -95,7 +95,8 @@ def read_page(
     no journal) to read its rows' texts."""
     page = ParsedPage.from_body(url, body, content_type)
     if links != "all":
-        # Parsed here, off the reactor, for the pipelines (and before its refresh is looked for: on its tree).
+        # Parsed here, off the reactor, for its reading below, for an extraction in the crawl's own process (the
+        # page store keeps the tree for it), and before its refresh is looked for: on its tree.
         page.tree  # noqa: B018
     if refreshes is not None and (refresh := refreshes.followed(page)) is not None:
         return ReadPage(page, None, refresh=refresh)

@@ -221,9 +221,8 @@ class ExtractionPipeline:
                 logger.warning("Could not load learned rules of %s: %s", item.source, str(error).splitlines()[0])
                 stored = {}
             await self._call("load", item.source, stored)
-        parsed = self._parsed_pages(item)
-        if isinstance(self._worker, ExtractionProcess):
-            parsed = {}  # a tree stays in the process that parsed it: the worker parses the pages' text again
+        # a tree stays in the process that parsed it: a worker process parses the pages' text again
+        parsed = self._parsed_pages(item) if isinstance(self._worker, ExtractionThread) else {}
         result: tuple[Extraction, ChangedRules] = await self._call("extract", item, parsed)
         return result
 

@@ -69,7 +69,7 @@ class JournalExtractor:
             parsed=parsed,
         )
         add_listing_values(extraction, item.listing_record.get("cells", {}), item.listing_url)
-        return extraction, (self.take_changed() if self.persist and self.learned_rules.changed else {})
+        return extraction, self.take_changed()
 
     def take_changed(self) -> ChangedRules:
         """The templates changed since last taken (none when rules are not persisted)."""

@@ -20,6 +20,7 @@ from journals.table.rows import Cell
 JOURNAL_TABLE = "journal_table"
 """Name of the table holding the journals table's rows."""
 
+
 def column_type(cells: Sequence[Cell]) -> TypeEngine[Any]:
     """The SQL type of a column holding ``cells``: a boolean, whole or decimal number column when every cell that
     is not empty is one, else text (a cell that is not a number keeps its column as text, never lost)."""
